@@ -1,0 +1,170 @@
+"""The card catalog: every card of all five games in one table.
+
+Common columns plus each game's own stats as typed, indexed columns (nullable where a game does not
+use them). Lists and structured costs are JSON, never free text; list values are mirrored into
+``CardFacet`` rows so they can be filtered with an index on every database.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from rules import games as g
+from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
+
+GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
+CARD_TYPE_CHOICES = [(t, t.replace("_", " ")) for t in g.ALL_CARD_TYPES]
+
+# Card fields whose list values are mirrored into CardFacet rows (facet name = field name).
+FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords")
+
+
+def _stat_index(stat: str) -> models.Index:
+    return models.Index(fields=["game", stat], name=f"card_game_{stat}_idx")
+
+
+class Card(models.Model):
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    code = models.CharField(max_length=64, help_text="Card code as printed, e.g. DC/W01-001")
+    name = models.CharField(max_length=255)
+    alt_names = models.JSONField(default=list, blank=True, help_text="Alternate names and readings")
+    card_type = models.CharField(max_length=16, choices=CARD_TYPE_CHOICES)
+    colors = models.JSONField(default=list, blank=True)
+    attributes = models.JSONField(default=list, blank=True)
+    rarity = models.CharField(max_length=16, blank=True)
+    set_code = models.CharField(max_length=64, blank=True, help_text="Set / product code")
+    work = models.CharField(max_length=128, blank=True, help_text="Work / series the card comes from")
+    number = models.CharField(max_length=32, blank=True, help_text="Card number within its work or set")
+    traits = models.JSONField(default=list, blank=True)
+    text = models.TextField(blank=True)
+    flavor = models.TextField(blank=True)
+    text_modelled = models.BooleanField(
+        default=False, help_text="The printed text is fully captured by keywords/effects (engines execute it)"
+    )
+    keywords = models.JSONField(default=list, blank=True, help_text='Structured keywords: "name" or {"name", "cost"}')
+    effects = models.JSONField(default=list, blank=True, help_text='Structured effects: {"kind": ..., ...}')
+
+    # Shared numeric stats.
+    level = models.PositiveSmallIntegerField(null=True, blank=True)
+    cost = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Cost; for structured costs, the symbol count")
+    cost_detail = models.JSONField(default=dict, blank=True, help_text="Structured cost (phantasma, lycee)")
+    # Prism Connect
+    cp = models.PositiveIntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    bonus_mark = models.CharField(max_length=8, blank=True, choices=[(b, b or "none") for b in g.PC_BONUS_MARKS])
+    connect_attack = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Phantasmagoria
+    mhp = models.PositiveIntegerField(null=True, blank=True)
+    martial = models.PositiveIntegerField(null=True, blank=True)
+    agility = models.PositiveIntegerField(null=True, blank=True)
+    wisdom = models.PositiveIntegerField(null=True, blank=True)
+    craft = models.PositiveIntegerField(null=True, blank=True)
+    poise = models.PositiveIntegerField(null=True, blank=True)
+    attack_attribute = models.CharField(max_length=16, blank=True)
+    defense_attribute = models.CharField(max_length=16, blank=True)
+    ex_condition = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Weiß Schwarz
+    power = models.PositiveIntegerField(null=True, blank=True)
+    soul = models.PositiveSmallIntegerField(null=True, blank=True)
+    triggers = models.JSONField(default=list, blank=True)
+    counter = models.BooleanField(default=False)
+    # Chaos TCG
+    gender = models.CharField(max_length=8, blank=True)
+    atk = models.PositiveSmallIntegerField(null=True, blank=True)
+    defense = models.PositiveSmallIntegerField(null=True, blank=True)
+    partner_atk = models.PositiveSmallIntegerField(null=True, blank=True)
+    partner_def = models.PositiveSmallIntegerField(null=True, blank=True)
+    title = models.CharField(max_length=128, blank=True)
+    person = models.CharField(max_length=128, blank=True)
+    extra_persons = models.JSONField(default=list, blank=True)
+    timing = models.CharField(max_length=8, blank=True)
+    # Lycee
+    slots = models.JSONField(default=list, blank=True, help_text="Position restriction (empty = any slot)")
+    ap = models.PositiveSmallIntegerField(null=True, blank=True)
+    dp = models.PositiveSmallIntegerField(null=True, blank=True)
+    sp = models.PositiveSmallIntegerField(null=True, blank=True)
+    ex = models.PositiveSmallIntegerField(null=True, blank=True)
+    dmg = models.PositiveSmallIntegerField(null=True, blank=True)
+    conversion_target = models.CharField(max_length=255, blank=True)
+    copy_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "code"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="card_unique_game_code")]
+        indexes = [
+            models.Index(fields=["game", "card_type"], name="card_game_type_idx"),
+            models.Index(fields=["game", "name"], name="card_game_name_idx"),
+            models.Index(fields=["game", "set_code"], name="card_game_set_idx"),
+            models.Index(fields=["game", "rarity"], name="card_game_rarity_idx"),
+        ] + [_stat_index(stat) for stat in NUMERIC_STATS]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    # -- conversions ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The card in the documented card JSON format (docs/card-format.md)."""
+        return {name: getattr(self, name) for name in sorted(CARD_FIELDS)}
+
+    def to_record(self) -> CardRecord:
+        return CardRecord.from_dict(self.to_dict())
+
+    @classmethod
+    def field_names(cls) -> frozenset[str]:
+        return CARD_FIELDS
+
+    # -- validation ----------------------------------------------------------------------------
+    def clean(self) -> None:
+        super().clean()
+        errors: dict[str, list[str]] = {}
+        for fld, message in validate_card(self.to_dict()):
+            errors.setdefault(fld if fld in CARD_FIELDS else "__all__", []).append(message)
+        if errors:
+            raise ValidationError(errors)
+
+    def facet_values(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for facet in FACET_FIELDS:
+            for value in getattr(self, facet) or []:
+                if isinstance(value, dict):
+                    value = value.get("name", "")
+                if value:
+                    out.append((facet, str(value).lower()))
+        return out
+
+
+class CardFacet(models.Model):
+    """One list value of a card (a trait, trigger icon, slot, keyword...), for indexed filtering."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="facets")
+    facet = models.CharField(max_length=16)
+    value = models.CharField(max_length=128)
+
+    class Meta:
+        indexes = [models.Index(fields=["facet", "value"], name="facet_value_idx")]
+        constraints = [models.UniqueConstraint(fields=["card", "facet", "value"], name="facet_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.facet}={self.value}"
+
+
+class CardPrinting(models.Model):
+    """One printing of a card (a rarity or parallel version with its own code)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    code = models.CharField(max_length=64)
+    rarity = models.CharField(max_length=16, blank=True)
+    image_url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "code", "rarity"], name="printing_unique")]
+        indexes = [models.Index(fields=["game", "code"], name="printing_game_code_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.rarity}".strip()

@@ -1,0 +1,14 @@
+"""Celery application.
+
+With ``CELERY_BROKER_URL`` set (e.g. ``redis://127.0.0.1:6379/0``) tasks go to real workers started
+with ``celery -A config worker``; without it the project runs on the embedded default (see settings).
+"""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("tcgdb")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

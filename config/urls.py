@@ -1,0 +1,21 @@
+"""Root URLs. Each app owns its pages (``<app>/urls.py``) and its API (``<app>/api/urls.py``)."""
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+api_v1 = [
+    path("", include("catalog.api.urls")),
+    path("", include("decks.api.urls")),
+    path("", include("playtest.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(api_version="1"), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("", include("decks.urls")),
+    path("", include("playtest.urls")),
+    path("", include("catalog.urls")),
+]

@@ -1,0 +1,345 @@
+"""The engine contract shared by all five games.
+
+In the spirit of OpenSpiel's ``State``: a game state exposes ``legal_actions()`` (stable order),
+``apply(action)``, ``is_terminal()`` and ``result()``; a ``Pilot`` chooses among legal actions. All
+randomness goes through the state's own ``random.Random`` seeded from ``(job seed, game index)`` as
+the string ``f"{seed}:{index}"`` — stable across processes and machines, never the global RNG.
+
+Aggregation (``RunStats``) only sums integer counters and histograms, so merging chunk results in
+any order gives exactly the same totals as running every game in one process.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..cards import CardRecord
+
+OUTCOMES = ("win", "loss", "draw", "capped")
+DEFAULT_TURN_CAP = 40
+
+
+def game_rng(seed: int | str, index: int) -> random.Random:
+    """The one RNG of game ``index`` of a job with ``seed``."""
+    return random.Random(f"{seed}:{index}")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision. ``kind`` is a short verb (``play``, ``attack``, ``end``...); ``args`` its operands."""
+
+    kind: str
+    args: tuple = ()
+    label: str = ""
+
+    def __str__(self) -> str:
+        return self.label or (f"{self.kind} {' '.join(map(str, self.args))}".strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    turn: int
+    player: str  # "me" or "opp"
+    kind: str
+    text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "player": self.player, "kind": self.kind, "text": self.text}
+
+
+class EventLog:
+    """A readable turn-by-turn record. Engines call ``add`` only when a log was requested."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(self, turn: int, player: str, kind: str, text: str) -> None:
+        self.events.append(Event(turn, player, kind, text))
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [e.as_dict() for e in self.events]
+
+    def as_text(self) -> str:
+        return "\n".join(f"T{e.turn:>2} {e.player:<3} {e.kind:<10} {e.text}" for e in self.events)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck as the engines see it: card records, one per copy, per zone."""
+
+    game: str
+    main: tuple[CardRecord, ...]
+    zones: Mapping[str, tuple[CardRecord, ...]] = field(default_factory=dict)
+    partner: CardRecord | None = None
+
+    @classmethod
+    def from_counts(
+        cls,
+        game: str,
+        counts: Mapping[str, Mapping[str, int]],
+        cards: Mapping[str, CardRecord],
+    ) -> Deck:
+        """``counts`` is ``{zone: {code: count}}``; ``cards`` maps codes to records."""
+        zones: dict[str, tuple[CardRecord, ...]] = {}
+        for zone, entries in counts.items():
+            zones[zone] = tuple(cards[code] for code, n in sorted(entries.items()) for _ in range(n))
+        partner = None
+        if zones.get("partner"):
+            partner = zones["partner"][0]
+        return cls(game=game, main=zones.pop("main", ()), zones=zones, partner=partner)
+
+    def unmodelled(self) -> list[CardRecord]:
+        """Distinct cards of this deck whose printed text the engine does not execute."""
+        seen: dict[str, CardRecord] = {}
+        for card in self.main + tuple(c for z in self.zones.values() for c in z):
+            if card.unmodelled and card.code not in seen:
+                seen[card.code] = card
+        return sorted(seen.values(), key=lambda c: c.code)
+
+
+@dataclass
+class GameResult:
+    """The outcome of one goldfish game."""
+
+    index: int
+    outcome: str  # one of OUTCOMES
+    turn: int  # the player's own turn number on which the game ended
+    reason: str = ""
+    counters: dict[str, int] = field(default_factory=dict)
+    # per-turn series (e.g. "life_taken": [0, 3, 5, ...]) indexed by own turn - 1
+    per_turn: dict[str, list[int]] = field(default_factory=dict)
+    # first own turn on which each card code could have been played (absent = never)
+    first_playable: dict[str, int] = field(default_factory=dict)
+
+
+class GameState(Protocol):
+    rng: random.Random
+    log: EventLog | None
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action) -> None: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def result(self) -> GameResult: ...
+
+
+class Pilot(Protocol):
+    name: str
+
+    def choose(self, state: Any, actions: list[Action]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class GameEngine:
+    """A game's registration: how to start a game and which pilots it offers."""
+
+    game: str
+    new_state: Callable[..., GameState]  # (deck, rng, index, options, log) -> GameState
+    pilots: Mapping[str, Callable[[], Pilot]]
+    default_options: Mapping[str, Any] = field(default_factory=dict)
+    describe_options: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def default_pilot(self) -> str:
+        return next(iter(self.pilots))
+
+
+_REGISTRY: dict[str, GameEngine] = {}
+
+
+def register(engine: GameEngine) -> GameEngine:
+    _REGISTRY[engine.game] = engine
+    return engine
+
+
+def get_engine(game: str) -> GameEngine:
+    if game not in _REGISTRY:
+        import importlib
+
+        try:
+            importlib.import_module(f"rules.engine.{game}")
+        except ModuleNotFoundError as exc:
+            raise KeyError(f"no goldfish engine for game {game!r}") from exc
+    return _REGISTRY[game]
+
+
+def play_game(
+    deck: Deck,
+    seed: int | str,
+    index: int,
+    options: Mapping[str, Any] | None = None,
+    pilot: str | None = None,
+    log: bool = False,
+) -> tuple[GameResult, EventLog | None]:
+    """Play game ``index`` of a job with ``seed``; the same arguments always give the same game."""
+    engine = get_engine(deck.game)
+    opts = {**engine.default_options, **(options or {})}
+    opts.setdefault("turn_cap", DEFAULT_TURN_CAP)
+    the_pilot = engine.pilots[pilot or engine.default_pilot]()
+    event_log = EventLog() if log else None
+    state = engine.new_state(deck, game_rng(seed, index), index, opts, event_log)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[0] if len(actions) == 1 else the_pilot.choose(state, actions))
+    return state.result(), event_log
+
+
+@dataclass
+class RunStats:
+    """Integer totals over many games; ``merge`` is exact and order-independent."""
+
+    game: str
+    games: int = 0
+    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    win_turns: dict[int, int] = field(default_factory=dict)  # turn -> wins on that turn
+    loss_turns: dict[int, int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+    per_turn: dict[str, dict[int, int]] = field(default_factory=dict)  # series -> turn -> total
+    first_playable: dict[str, dict[int, int]] = field(default_factory=dict)  # code -> turn -> games
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
+        if r.outcome == "win":
+            self.win_turns[r.turn] = self.win_turns.get(r.turn, 0) + 1
+        elif r.outcome == "loss":
+            self.loss_turns[r.turn] = self.loss_turns.get(r.turn, 0) + 1
+        if r.reason:
+            self.reasons[r.reason] = self.reasons.get(r.reason, 0) + 1
+        for k, v in r.counters.items():
+            self.counters[k] = self.counters.get(k, 0) + v
+        for series, values in r.per_turn.items():
+            bucket = self.per_turn.setdefault(series, {})
+            for i, v in enumerate(values, start=1):
+                bucket[i] = bucket.get(i, 0) + v
+        for code, turn in r.first_playable.items():
+            bucket = self.first_playable.setdefault(code, {})
+            bucket[turn] = bucket.get(turn, 0) + 1
+
+    def merge(self, other: RunStats) -> RunStats:
+        def add_into(dst: dict, src: dict) -> None:
+            for k, v in src.items():
+                if isinstance(v, dict):
+                    add_into(dst.setdefault(k, {}), v)
+                else:
+                    dst[k] = dst.get(k, 0) + v
+
+        self.games += other.games
+        for name in ("outcomes", "win_turns", "loss_turns", "counters", "per_turn", "first_playable", "reasons"):
+            add_into(getattr(self, name), getattr(other, name))
+        return self
+
+    # -- serialisation (JSON keys are strings) -------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        def keys_to_str(d: dict) -> dict:
+            return {str(k): keys_to_str(v) if isinstance(v, dict) else v for k, v in sorted(d.items(), key=lambda kv: str(kv[0]))}
+
+        return {
+            "game": self.game,
+            "games": self.games,
+            "outcomes": dict(self.outcomes),
+            "win_turns": keys_to_str(self.win_turns),
+            "loss_turns": keys_to_str(self.loss_turns),
+            "counters": dict(sorted(self.counters.items())),
+            "per_turn": keys_to_str(self.per_turn),
+            "first_playable": keys_to_str(self.first_playable),
+            "reasons": dict(sorted(self.reasons.items())),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> RunStats:
+        def int_keys(x: Mapping) -> dict[int, int]:
+            return {int(k): v for k, v in x.items()}
+
+        return cls(
+            game=d["game"],
+            games=d["games"],
+            outcomes=dict(d["outcomes"]),
+            win_turns=int_keys(d["win_turns"]),
+            loss_turns=int_keys(d["loss_turns"]),
+            counters=dict(d["counters"]),
+            per_turn={k: int_keys(v) for k, v in d["per_turn"].items()},
+            first_playable={k: int_keys(v) for k, v in d["first_playable"].items()},
+            reasons=dict(d.get("reasons", {})),
+        )
+
+    # -- summary -------------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """Human-facing statistics: win-turn distribution, cumulative win curve, rates."""
+        wins = self.outcomes.get("win", 0)
+        turns = sorted(self.win_turns)
+        values: list[int] = []
+        for t in turns:
+            values.extend([t] * self.win_turns[t])
+        out: dict[str, Any] = {
+            "games": self.games,
+            "wins": wins,
+            "losses": self.outcomes.get("loss", 0),
+            "draws": self.outcomes.get("draw", 0),
+            "capped": self.outcomes.get("capped", 0),
+            "win_rate": wins / self.games if self.games else 0.0,
+            "turn_of_win": None,
+            "win_histogram": {str(t): self.win_turns[t] for t in turns},
+            "loss_histogram": {str(t): self.loss_turns[t] for t in sorted(self.loss_turns)},
+            "cumulative_win_probability": {},
+            "reasons": dict(sorted(self.reasons.items())),
+        }
+        if values:
+            n = len(values)
+            mean = sum(values) / n
+            var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+            half = 1.96 * math.sqrt(var / n) if n > 1 else 0.0
+            out["turn_of_win"] = {
+                "mean": mean,
+                "median": _quantile(values, 0.5),
+                "p10": _quantile(values, 0.1),
+                "p90": _quantile(values, 0.9),
+                "stdev": math.sqrt(var),
+                "ci95": [mean - half, mean + half],
+            }
+            acc = 0
+            for t in range(1, max(turns) + 1):
+                acc += self.win_turns.get(t, 0)
+                out["cumulative_win_probability"][str(t)] = acc / self.games
+        out["first_playable"] = {
+            code: {
+                "games": sum(hist.values()),
+                "mean_turn": sum(t * c for t, c in hist.items()) / sum(hist.values()),
+                "earliest": min(hist),
+            }
+            for code, hist in sorted(self.first_playable.items())
+        }
+        return out
+
+
+def _quantile(sorted_values: list[int], q: float) -> float:
+    """Linear-interpolated quantile of an already sorted list."""
+    if not sorted_values:
+        return float("nan")
+    pos = (len(sorted_values) - 1) * q
+    lo = math.floor(pos)
+    hi = math.ceil(pos)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def run_games(
+    deck: Deck,
+    seed: int | str,
+    indices: Iterable[int],
+    options: Mapping[str, Any] | None = None,
+    pilot: str | None = None,
+) -> RunStats:
+    """Play the games with the given indices and total their statistics."""
+    stats = RunStats(game=deck.game)
+    for i in indices:
+        result, _ = play_game(deck, seed, i, options=options, pilot=pilot)
+        stats.add(result)
+    return stats

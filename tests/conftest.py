@@ -1,0 +1,58 @@
+"""Shared test set-up.
+
+Markers (pyproject.toml): ``postgres`` tests run only when DATABASE_URL points at PostgreSQL,
+``carddata`` tests only when ../shared/carddata exists, ``browser`` tests only when Chromium is
+installed. Each is skipped with its reason printed (``-ra``) where that is missing.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+CARDDATA = Path(settings.SHARED_DIR) / "carddata"
+
+
+def is_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_pg = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://... (CI does)")
+    skip_data = pytest.mark.skip(reason=f"needs the public card data at {CARDDATA} (CI has it)")
+    has_chromium = Path(CHROMIUM).exists() or shutil.which("chromium")
+    skip_browser = pytest.mark.skip(reason=f"needs Chromium at {CHROMIUM} (./dev test installs Debian's chromium)")
+    for item in items:
+        if "postgres" in item.keywords and not is_postgres():
+            item.add_marker(skip_pg)
+        if "carddata" in item.keywords and not CARDDATA.is_dir():
+            item.add_marker(skip_data)
+        if "browser" in item.keywords and not has_chromium:
+            item.add_marker(skip_browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A real headless Chromium driven by Playwright (Debian's build, no downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    yield pg
+    context.close()
