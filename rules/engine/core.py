@@ -145,6 +145,10 @@ class GameEngine:
     pilots: Mapping[str, Callable[[], Pilot]]
     default_options: Mapping[str, Any] = field(default_factory=dict)
     describe_options: Mapping[str, str] = field(default_factory=dict)
+    # Options derived from the whole catalog of the game (e.g. Phantasmagoria's median dummy ACE):
+    # callers that have a catalog (goldfish command, playtest jobs) call it with every card record
+    # of the game and pass the result as options; explicit user options override it.
+    catalog_options: Callable[[Iterable[CardRecord]], dict[str, Any]] | None = None
 
     @property
     def default_pilot(self) -> str:
