@@ -1,0 +1,37 @@
+"""Folding of names and texts for search: what users don't type exactly still matches.
+
+``fold`` applies, in order: Unicode NFKC (full-width ``ＡＰ＋３`` → ``AP+3``, half-width katakana →
+full-width), case folding, katakana → hiragana, and removal of the separators names carry (middle
+dots, slashes, Japanese brackets, spaces). The same function folds stored columns and queries, so
+both sides always agree.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+# Separators that names carry but users rarely type: dropped entirely.
+_DROP = dict.fromkeys(
+    map(ord, "・･·•／/「」『』〔〕【】〈〉《》（）()［］[]｛｝{}〜～ー－-‐―_ 　\t\n\r"), None
+)
+# Long vowel mark ー is dropped above: ガーネット and ガネット fold alike only if the user omits it.
+# Keep it instead: remove from the drop table.
+del _DROP[ord("ー")]
+
+_KATA_START, _KATA_END = 0x30A1, 0x30F6  # ァ .. ヶ
+_KANA_SHIFT = 0x60
+
+
+def _kata_to_hira(ch: str) -> str:
+    o = ord(ch)
+    if _KATA_START <= o <= _KATA_END:
+        return chr(o - _KANA_SHIFT)
+    return ch
+
+
+def fold(text: str | None) -> str:
+    """The search form of ``text``."""
+    if not text:
+        return ""
+    s = unicodedata.normalize("NFKC", text).casefold()
+    s = "".join(_kata_to_hira(ch) for ch in s)
+    return s.translate(_DROP)
