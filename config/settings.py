@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / Redoc served locally (works offline)
     "catalog",
     "decks",
     "playtest",
@@ -101,6 +102,9 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("ja", "日本語")]
+LANGUAGE_COOKIE_NAME = "tcgdb_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -125,6 +129,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cards, decks and goldfish playtests for pc, phantasma, ws, chaos and lycee.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery. No broker configured -> embedded default: tasks run in-process (see playtest docs).
