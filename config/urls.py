@@ -14,6 +14,7 @@ api_v1 = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include(api_v1)),
     path("", include("decks.urls")),
     path("", include("playtest.urls")),
