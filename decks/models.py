@@ -1,1 +1,96 @@
-from django.db import models  # noqa: F401
+"""Decks: a named list of card codes per zone, with a full snapshot kept for every save.
+
+``Deck.zones`` is the current content ``{zone: {code: count}}``; ``DeckVersion`` rows keep every
+saved state (name, description, zones) so any two versions can be compared and a share link can
+pin one. ``Deck.version`` is the number of the latest version and doubles as the optimistic
+concurrency token (the API's ETag).
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from rules import games as g
+
+GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
+
+# 12 random bytes = 96 bits, rendered as 16 URL-safe characters.
+SLUG_BYTES = 12
+
+
+def new_slug() -> str:
+    return secrets.token_urlsafe(SLUG_BYTES)
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private (only me)"
+    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
+    PUBLIC = "public", "Public (listed)"
+
+
+class Deck(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True, max_length=5000)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
+    slug = models.CharField(max_length=32, unique=True, default=new_slug, editable=False,
+                            help_text="The deck's own share link /d/<slug>/ (follows the latest version)")
+    zones = models.JSONField(default=dict, blank=True, help_text="{zone: {code: count}} of the latest version")
+    version = models.PositiveIntegerField(default=1, help_text="Number of the latest version")
+    forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
+    forked_from_version = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        indexes = [
+            models.Index(fields=["owner", "-updated"], name="deck_owner_updated_idx"),
+            models.Index(fields=["visibility", "game", "-updated"], name="deck_vis_game_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @property
+    def etag(self) -> str:
+        return f'"deck-{self.pk}-v{self.version}"'
+
+    def card_count(self, zone: str = "main") -> int:
+        return sum((self.zones or {}).get(zone, {}).values())
+
+
+class DeckVersion(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    zones = models.JSONField(default=dict)
+    note = models.CharField(max_length=200, blank=True, help_text="What this save changed, if the author said")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="deckversion_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"
+
+
+class ShareLink(models.Model):
+    """An extra share link for a deck, optionally pinned to one version (``version`` = None: latest)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="share_links")
+    slug = models.CharField(max_length=32, unique=True, default=new_slug, editable=False)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"/d/{self.slug}/"

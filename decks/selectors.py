@@ -1,0 +1,191 @@
+"""Reads for decks. Visibility rules live here so pages, the API and playtests agree.
+
+- the owner sees every deck of theirs;
+- anyone sees ``public`` decks (listed and by id);
+- ``unlisted`` decks are reachable only through a share link (``deck_get_by_slug``);
+- ``private`` decks are invisible to everyone else (callers answer 404).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from rules import games as g
+from rules.cards import CardRecord
+from rules.decktext import format_deck_text
+
+from .models import Deck, DeckVersion, ShareLink, Visibility
+
+
+def _is_owner(deck: Deck, user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and deck.owner_id == user.pk)
+
+
+def deck_can_view(*, deck: Deck, user: Any, via_link: bool = False) -> bool:
+    if _is_owner(deck, user):
+        return True
+    if deck.visibility == Visibility.PUBLIC:
+        return True
+    return via_link and deck.visibility == Visibility.UNLISTED
+
+
+def deck_can_edit(*, deck: Deck, user: Any) -> bool:
+    return _is_owner(deck, user)
+
+
+def deck_list(*, user: Any = None, filters: Mapping[str, Any] | None = None) -> QuerySet[Deck]:
+    """Decks ``user`` may list: their own (any visibility) and everyone's public ones.
+
+    ``filters``: ``game``, ``owner`` (username), ``mine`` (truthy: only the user's), ``q`` (name contains).
+    """
+    filters = filters or {}
+    qs = Deck.objects.select_related("owner")
+    visible = Q(visibility=Visibility.PUBLIC)
+    if user is not None and getattr(user, "is_authenticated", False):
+        visible |= Q(owner=user)
+        if filters.get("mine") not in (None, "", "0", "false", False):
+            visible = Q(owner=user)
+    qs = qs.filter(visible)
+    if filters.get("game"):
+        qs = qs.filter(game=filters["game"])
+    if filters.get("owner"):
+        qs = qs.filter(owner__username=filters["owner"])
+    if filters.get("q"):
+        qs = qs.filter(name__icontains=str(filters["q"])[:100])
+    return qs
+
+
+def deck_get(*, deck_id: int, user: Any = None) -> Deck | None:
+    """The deck with that id if ``user`` may see it by id (owner, or public), else None."""
+    deck = Deck.objects.select_related("owner", "forked_from").filter(pk=deck_id).first()
+    if deck is None or not deck_can_view(deck=deck, user=user):
+        return None
+    return deck
+
+
+def deck_get_by_slug(slug: str, *, user: Any = None) -> Deck | None:
+    """The deck behind a share link ``/d/<slug>/`` (the deck's own slug or a ``ShareLink``).
+
+    Returns None when there is no such link or the deck is private and ``user`` is not its owner.
+    The returned deck carries ``shared_version``: the version the link pins, or None (= latest).
+    """
+    slug = (slug or "").strip()
+    if not slug or len(slug) > 32:
+        return None
+    deck = Deck.objects.select_related("owner", "forked_from").filter(slug=slug).first()
+    pinned = None
+    if deck is None:
+        link = ShareLink.objects.select_related("deck", "deck__owner").filter(slug=slug).first()
+        if link is None:
+            return None
+        deck, pinned = link.deck, link.version
+    if not deck_can_view(deck=deck, user=user, via_link=True):
+        return None
+    deck.shared_version = pinned
+    return deck
+
+
+def deck_version_list(*, deck: Deck) -> QuerySet[DeckVersion]:
+    return deck.versions.select_related("author").order_by("-number")
+
+
+def deck_version_get(*, deck: Deck, number: int) -> DeckVersion | None:
+    return deck.versions.filter(number=number).first()
+
+
+def zones_clean_copy(zones: Mapping[str, Mapping[str, int]] | None) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for zone in g.ZONES:
+        cards = (zones or {}).get(zone) or {}
+        if cards:
+            out[zone] = {code: int(n) for code, n in cards.items() if int(n) > 0}
+    return out
+
+
+def deck_snapshot(*, deck: Deck, version: int | None = None) -> dict[str, Any]:
+    """``{"game", "name", "version", "zones": {zone: {code: count}}, "text"}`` of a version (default latest).
+
+    Raises ``DeckVersion.DoesNotExist`` for a version the deck does not have.
+    """
+    if version is None or version == deck.version:
+        zones, name, number = deck.zones, deck.name, deck.version
+    else:
+        v = deck.versions.get(number=version)
+        zones, name, number = v.zones, v.name, v.number
+    zones = zones_clean_copy(zones)
+    return {
+        "game": deck.game,
+        "name": name,
+        "version": number,
+        "zones": zones,
+        "text": zones_to_text(zones),
+    }
+
+
+def zones_to_text(zones: Mapping[str, Mapping[str, int]], names: Mapping[str, str] | None = None) -> str:
+    rows = [(zone, code, count) for zone in g.ZONES for code, count in sorted((zones.get(zone) or {}).items())]
+    return format_deck_text(rows, dict(names or {})) if rows else ""
+
+
+def zones_diff(old: Mapping[str, Mapping[str, int]], new: Mapping[str, Mapping[str, int]]) -> dict[str, dict]:
+    """Per zone, the cards added and removed going from ``old`` to ``new`` (zones without change omitted)."""
+    out: dict[str, dict] = {}
+    for zone in g.ZONES:
+        a, b = (old.get(zone) or {}), (new.get(zone) or {})
+        added = {c: b.get(c, 0) - a.get(c, 0) for c in sorted(set(a) | set(b)) if b.get(c, 0) > a.get(c, 0)}
+        removed = {c: a.get(c, 0) - b.get(c, 0) for c in sorted(set(a) | set(b)) if a.get(c, 0) > b.get(c, 0)}
+        if added or removed:
+            out[zone] = {"added": added, "removed": removed}
+    return out
+
+
+def deck_diff(*, deck: Deck, from_version: int, to_version: int) -> dict[str, Any]:
+    """Changes between two versions of a deck: cards per zone, and name/description when they changed.
+
+    Raises ``DeckVersion.DoesNotExist`` naming the missing version.
+    """
+    versions = {v.number: v for v in deck.versions.filter(number__in=[from_version, to_version])}
+    for n in (from_version, to_version):
+        if n not in versions:
+            raise DeckVersion.DoesNotExist(f"deck has no version {n} (latest is {deck.version})")
+    a, b = versions[from_version], versions[to_version]
+    out: dict[str, Any] = {"from": a.number, "to": b.number, "zones": zones_diff(a.zones, b.zones)}
+    if a.name != b.name:
+        out["name"] = {"from": a.name, "to": b.name}
+    if a.description != b.description:
+        out["description"] = {"from": a.description, "to": b.description}
+    return out
+
+
+def cards_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRecord]:
+    """Catalog records for ``codes`` in one query. A code of ``game`` wins; a code found only in another
+    game maps to that game's card (construction rules then report ``wrong_game``); unknown codes are absent.
+    """
+    from catalog.models import Card
+
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    out: dict[str, CardRecord] = {}
+    others: dict[str, CardRecord] = {}
+    for card in Card.objects.filter(code__in=wanted):
+        if card.game == game:
+            out[card.code] = card.to_record()
+        else:
+            others.setdefault(card.code, card.to_record())
+    for code, rec in others.items():
+        out.setdefault(code, rec)
+    return out
+
+
+def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None) -> dict[str, Any]:
+    """Validate a deck against its game's construction rules, resolving all codes in one query."""
+    from rules.construction import validate_deck
+
+    codes = {code for cards in zones.values() for code in cards}
+    if partner:
+        codes.add(partner)
+    cards = cards_resolve(game=game, codes=codes)
+    return validate_deck(game, zones, cards, partner=partner)

@@ -1,0 +1,185 @@
+"""Writes for decks. Every save makes a new ``DeckVersion`` (a full snapshot) inside one transaction.
+
+Updates are optimistic: the caller says which version its edit was based on; if the deck moved on
+meanwhile, ``DeckConflict`` is raised with what changed since, and nothing is written.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from rules import games as g
+from rules.decktext import MAX_COUNT
+
+from .models import Deck, DeckVersion, ShareLink, Visibility
+from .selectors import deck_can_edit, deck_can_view, zones_diff
+
+MAX_ENTRIES_PER_ZONE = 500
+MAX_CODE_LENGTH = 64
+
+
+class DeckInputError(ValueError):
+    """Bad input for a deck write; ``field`` names the offending field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class DeckPermissionDenied(PermissionError):
+    pass
+
+
+class DeckConflict(Exception):
+    """The edit was based on ``base_version`` but the deck is at ``current_version``."""
+
+    def __init__(self, *, deck: Deck, base_version: int, changes: dict[str, Any]):
+        super().__init__(f"deck is at version {deck.version}; your edit was based on version {base_version}")
+        self.deck = deck
+        self.base_version = base_version
+        self.current_version = deck.version
+        self.changes = changes
+
+
+def zones_normalize(zones: Any) -> dict[str, dict[str, int]]:
+    """Check the ``{zone: {code: count}}`` shape; raise ``DeckInputError`` naming the problem."""
+    if zones is None:
+        return {}
+    if not isinstance(zones, Mapping):
+        raise DeckInputError("zones", "zones must be an object {zone: {code: count}}")
+    out: dict[str, dict[str, int]] = {}
+    for zone, cards in zones.items():
+        if zone not in g.ZONES:
+            raise DeckInputError("zones", f"unknown zone {zone!r}; expected one of {', '.join(g.ZONES)}")
+        if not isinstance(cards, Mapping):
+            raise DeckInputError(f"zones.{zone}", "must be an object {code: count}")
+        if len(cards) > MAX_ENTRIES_PER_ZONE:
+            raise DeckInputError(f"zones.{zone}", f"at most {MAX_ENTRIES_PER_ZONE} different cards per zone")
+        clean: dict[str, int] = {}
+        for code, count in cards.items():
+            if not isinstance(code, str) or not code.strip() or len(code) > MAX_CODE_LENGTH or any(c.isspace() for c in code):
+                raise DeckInputError(f"zones.{zone}", f"invalid card code {code!r}")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise DeckInputError(f"zones.{zone}.{code}", f"count must be a whole number (got {count!r})")
+            if count < 0 or count > MAX_COUNT:
+                raise DeckInputError(f"zones.{zone}.{code}", f"count must be between 0 and {MAX_COUNT} (got {count})")
+            if count:
+                clean[code.strip()] = clean.get(code.strip(), 0) + count
+        if clean:
+            out[zone] = dict(sorted(clean.items()))
+    return out
+
+
+def _check_fields(*, game: str | None = None, name: str | None = None, visibility: str | None = None,
+                  description: str | None = None) -> None:
+    if game is not None and game not in g.GAMES:
+        raise DeckInputError("game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
+    if name is not None and (not name.strip() or len(name) > 120):
+        raise DeckInputError("name", "name is required (at most 120 characters)")
+    if visibility is not None and visibility not in Visibility.values:
+        raise DeckInputError("visibility", f"visibility must be one of {', '.join(Visibility.values)}")
+    if description is not None and len(description) > 5000:
+        raise DeckInputError("description", "description is at most 5000 characters")
+
+
+def _snapshot(deck: Deck, *, author: Any, note: str = "") -> DeckVersion:
+    return DeckVersion.objects.create(
+        deck=deck, number=deck.version, name=deck.name, description=deck.description,
+        zones=deck.zones, author=author, note=note[:200],
+    )
+
+
+@transaction.atomic
+def deck_create(*, owner: Any, game: str, name: str, zones: Mapping | None = None, description: str = "",
+                visibility: str = Visibility.PRIVATE, note: str = "", forked_from: Deck | None = None,
+                forked_from_version: int | None = None) -> Deck:
+    _check_fields(game=game, name=name, visibility=visibility, description=description)
+    deck = Deck.objects.create(
+        owner=owner, game=game, name=name.strip(), description=description, visibility=visibility,
+        zones=zones_normalize(zones), version=1, forked_from=forked_from, forked_from_version=forked_from_version,
+    )
+    _snapshot(deck, author=owner, note=note or "created")
+    return deck
+
+
+@transaction.atomic
+def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | None = None,
+                description: str | None = None, visibility: str | None = None, zones: Mapping | None = None,
+                note: str = "") -> Deck:
+    """Save a new version. ``base_version`` None means "overwrite whatever is there" (only used by forms
+    that just loaded the deck in the same request). Raises DeckConflict, DeckPermissionDenied, DeckInputError.
+    """
+    if not deck_can_edit(deck=deck, user=user):
+        raise DeckPermissionDenied("only the owner can edit this deck")
+    _check_fields(name=name, visibility=visibility, description=description)
+    new_zones = zones_normalize(zones) if zones is not None else None
+    current = Deck.objects.select_for_update().get(pk=deck.pk)
+    if base_version is not None and base_version != current.version:
+        base = current.versions.filter(number=base_version).first()
+        changes: dict[str, Any] = {"zones": zones_diff(base.zones if base else {}, current.zones)}
+        if base and base.name != current.name:
+            changes["name"] = {"from": base.name, "to": current.name}
+        raise DeckConflict(deck=current, base_version=base_version, changes=changes)
+    changed = False
+    for attr, value in (("name", name.strip() if name is not None else None), ("description", description),
+                        ("visibility", visibility), ("zones", new_zones)):
+        if value is not None and getattr(current, attr) != value:
+            setattr(current, attr, value)
+            changed = True
+    if not changed:
+        return current
+    # Compare-and-swap on the version: a concurrent writer makes this update 0 rows.
+    rows = Deck.objects.filter(pk=current.pk, version=current.version).update(
+        name=current.name, description=current.description, visibility=current.visibility,
+        zones=current.zones, version=F("version") + 1, updated=timezone.now(),
+    )
+    if rows != 1:  # pragma: no cover - select_for_update makes this unreachable on PostgreSQL
+        fresh = Deck.objects.get(pk=current.pk)
+        raise DeckConflict(deck=fresh, base_version=current.version, changes={})
+    current.refresh_from_db()
+    _snapshot(current, author=user, note=note)
+    return current
+
+
+@transaction.atomic
+def deck_delete(*, deck: Deck, user: Any) -> None:
+    if not deck_can_edit(deck=deck, user=user):
+        raise DeckPermissionDenied("only the owner can delete this deck")
+    deck.delete()
+
+
+def deck_fork(*, deck: Deck, user: Any, version: int | None = None, name: str | None = None,
+              via_link: bool = False) -> Deck:
+    """Copy ``deck`` (at ``version``, default the latest) into ``user``'s private decks."""
+    if not deck_can_view(deck=deck, user=user, via_link=via_link):
+        raise DeckPermissionDenied("you cannot see this deck")
+    if version is None or version == deck.version:
+        zones, number, src_name = deck.zones, deck.version, deck.name
+    else:
+        v = deck.versions.filter(number=version).first()
+        if v is None:
+            raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+        zones, number, src_name = v.zones, v.number, v.name
+    return deck_create(
+        owner=user, game=deck.game, name=(name or f"{src_name} (fork)")[:120], zones=zones,
+        description=deck.description, visibility=Visibility.PRIVATE,
+        note=f"forked from deck {deck.pk} v{number}", forked_from=deck, forked_from_version=number,
+    )
+
+
+@transaction.atomic
+def share_link_create(*, deck: Deck, user: Any, version: int | None = None) -> ShareLink:
+    """A new share link, pinned to ``version`` if given. Sharing a private deck makes it unlisted."""
+    if not deck_can_edit(deck=deck, user=user):
+        raise DeckPermissionDenied("only the owner can share this deck")
+    if version is not None and not deck.versions.filter(number=version).exists():
+        raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+    if deck.visibility == Visibility.PRIVATE:
+        Deck.objects.filter(pk=deck.pk).update(visibility=Visibility.UNLISTED)
+        deck.visibility = Visibility.UNLISTED
+    return ShareLink.objects.create(deck=deck, version=version)
