@@ -1,0 +1,64 @@
+"""``CardFilterSet``: plain django-filter parameters, the alternative to the query language.
+
+``?game=ws&power__gte=9000&trait=music`` filters the same columns and facets as ``q``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Exists, OuterRef, QuerySet
+
+from rules import games as g
+from rules.cards import NUMERIC_STATS
+
+from .models import CARD_TYPE_CHOICES, GAME_CHOICES, Card, CardFacet
+
+
+class FilterError(ValueError):
+    """Invalid filter parameters; ``errors`` maps parameter -> messages."""
+
+    def __init__(self, errors: Any) -> None:
+        self.errors = {k: [str(m) for m in v] for k, v in dict(errors).items()}
+        first = next(iter(self.errors.items()), ("", [""]))
+        super().__init__(f"{first[0]}: {' '.join(first[1])}")
+        self.message = str(self)
+        self.param = first[0]
+
+
+def _facet_filter(facet: str):
+    def method(queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        if not value:
+            return queryset
+        return queryset.filter(
+            Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=facet, value=value.strip().lower()))
+        )
+
+    return method
+
+
+class CardFilterSet(django_filters.FilterSet):
+    game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
+    card_type = django_filters.ChoiceFilter(choices=CARD_TYPE_CHOICES)
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    text = django_filters.CharFilter(lookup_expr="icontains")
+    code = django_filters.CharFilter(lookup_expr="iexact")
+    set_code = django_filters.CharFilter(lookup_expr="iexact")
+    rarity = django_filters.CharFilter(lookup_expr="iexact")
+    work = django_filters.CharFilter(lookup_expr="icontains")
+    color = django_filters.CharFilter(method=_facet_filter("colors"), label="color (facet)")
+    attribute = django_filters.CharFilter(method=_facet_filter("attributes"), label="attribute (facet)")
+    trait = django_filters.CharFilter(method=_facet_filter("traits"), label="trait (facet)")
+    trigger = django_filters.ChoiceFilter(
+        method=_facet_filter("triggers"), choices=[(t, t) for t in g.WS_TRIGGERS], label="WS trigger icon"
+    )
+    slot = django_filters.ChoiceFilter(
+        method=_facet_filter("slots"), choices=[(s.lower(), s) for s in g.LYCEE_SLOTS], label="Lycee slot"
+    )
+    keyword = django_filters.CharFilter(method=_facet_filter("keywords"), label="keyword (facet)")
+    gender = django_filters.ChoiceFilter(choices=[(x, x) for x in g.CHAOS_GENDERS])
+    counter = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Card
+        fields = {stat: ["exact", "gte", "lte", "gt", "lt"] for stat in NUMERIC_STATS}

@@ -1,0 +1,268 @@
+"""Compile the query AST into a Django ``Q`` plus an ordering.
+
+List-valued fields go through ``CardFacet`` (indexed ``(facet, value)``) with ``EXISTS``; numeric
+stats compare typed, indexed columns; names use ``icontains`` (served by a trigram index on
+PostgreSQL, see migration 0002/0003 of the catalog).
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Q
+
+from rules import games as g
+
+from .errors import QueryError
+from .fields import (
+    BOOL,
+    CONTAINS,
+    DIR,
+    ENUM,
+    EXACT,
+    FACET,
+    GAME,
+    GAME_ALIASES,
+    NAME,
+    NUMBER,
+    ORDER,
+    TEXT,
+    FieldSpec,
+    games_phrase,
+    lookup_field,
+    lookup_order,
+    normalize_name,
+)
+from .grammar import And, Node, Not, Or, Term, parse
+from .regex import for_vendor, validate_regex
+
+MAX_NUMBER = 10**9
+_OP_LOOKUP = {">": "gt", ">=": "gte", "<": "lt", "<=": "lte", ":": "exact", "=": "exact", "!=": "exact"}
+_YES = {"yes", "y", "true", "1", "on"}
+_NO = {"no", "n", "false", "0", "off"}
+
+
+@dataclass
+class CompiledQuery:
+    q: Q
+    order: list[str] = field(default_factory=list)  # e.g. ["-power"]; empty = default ordering
+    games: tuple[str, ...] | None = None  # games the query is restricted to (top-level game: terms)
+    uses_regex: bool = False
+
+
+def _norm_value(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip()
+
+
+class _Compiler:
+    def __init__(self, query: str, vendor: str, games: tuple[str, ...] | None) -> None:
+        self.query = query
+        self.vendor = vendor
+        self.games = games
+        self.order_field: tuple[str, int] | None = None
+        self.direction: str | None = None
+        self.uses_regex = False
+
+    def error(self, code: str, message: str, pos: int) -> QueryError:
+        return QueryError(code, message, pos, self.query)
+
+    # -- tree walk -------------------------------------------------------------------------------
+    def compile(self, node: Node, negated: bool = False) -> Q | None:
+        if isinstance(node, Term):
+            return self.term(node, negated)
+        if isinstance(node, Not):
+            inner = self.compile(node.child, not negated)
+            return None if inner is None else ~inner
+        parts = [p for p in (self.compile(c, negated) for c in node.children) if p is not None]
+        if not parts:
+            return None
+        out = parts[0]
+        for p in parts[1:]:
+            out = (out & p) if isinstance(node, And) else (out | p)
+        return out
+
+    # -- terms -----------------------------------------------------------------------------------
+    def term(self, t: Term, negated: bool) -> Q | None:
+        value = _norm_value(t.value.text)
+        if t.field is None:
+            if t.value.kind == "regex":
+                return self.text_regex(t)
+            return self.name_q(value)
+        spec = lookup_field(t.field)
+        if spec is None:
+            raise self.error("unknown_field", f"unknown field '{t.field}'; see the search help for the field list", t.pos)
+        if t.op not in spec.operators:
+            raise self.error(
+                "bad_operator",
+                f"'{t.field}' does not take '{t.op}'; use {' or '.join(repr(o) for o in spec.operators)}",
+                t.pos + len(t.field),
+            )
+        self.check_game(spec, t)
+        if t.value.kind == "regex" and spec.kind != TEXT:
+            raise self.error("bad_value", f"only text (o:) accepts a /regex/, not '{t.field}'", t.value.pos)
+        q = self.field_q(spec, t, value)
+        if q is not None and t.op == "!=":
+            q = ~q
+        return q
+
+    def check_game(self, spec: FieldSpec, t: Term) -> None:
+        owners = spec.games
+        if owners is None or self.games is None:
+            return
+        foreign = [game for game in self.games if game not in owners]
+        if foreign:
+            label = "stat" if spec.kind == NUMBER else "field"
+            raise self.error(
+                "wrong_game",
+                f"{t.field} is a {games_phrase(owners)} {label}, not a {games_phrase(tuple(foreign))} one",
+                t.pos,
+            )
+
+    def field_q(self, spec: FieldSpec, t: Term, value: str) -> Q | None:
+        kind = spec.kind
+        vpos = t.value.pos
+        if not value and kind not in (NAME, TEXT, CONTAINS, EXACT):
+            raise self.error("bad_value", f"'{t.field}' needs a value", vpos)
+        if kind == GAME:
+            game = GAME_ALIASES.get(normalize_name(value).replace(" ", ""))
+            if game is None:
+                raise self.error("bad_value", f"unknown game '{value}'; expected one of {', '.join(g.GAMES)}", vpos)
+            return Q(game=game)
+        if kind == NUMBER:
+            return Q(**{f"{spec.column}__{_OP_LOOKUP[t.op]}": self.number(value, vpos, t.field)})
+        if kind == FACET:
+            facet_value = value.lower()
+            if spec.column == "keywords":
+                facet_value = facet_value.replace("-", "_").replace(" ", "_")
+            elif spec.column == "slots":
+                facet_value = facet_value.replace("_", "-")
+            if spec.values and facet_value not in spec.values and facet_value not in {v.lower() for v in spec.values}:
+                raise self.error(
+                    "bad_value",
+                    f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}",
+                    vpos,
+                )
+            from catalog.models import CardFacet
+
+            return Q(Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column, value=facet_value)))
+        if kind == NAME:
+            return self.name_q(value)
+        if kind == TEXT:
+            if t.value.kind == "regex":
+                return self.text_regex(t)
+            if value.startswith("/"):
+                raise self.error("bad_regex", "the regex is not closed: end it with '/'", vpos)
+            return Q(text__icontains=value)
+        if kind == CONTAINS:
+            return Q(**{f"{spec.column}__icontains": value})
+        if kind == EXACT:
+            if value.endswith("*"):
+                return Q(**{f"{spec.column}__istartswith": value[:-1]})
+            return Q(**{f"{spec.column}__iexact": value})
+        if kind == ENUM:
+            key = normalize_name(value).replace(" ", "_")
+            if spec.column == "card_type":
+                key = key.replace("-", "_")
+            allowed = {v.lower(): v for v in spec.values}
+            if key not in allowed:
+                raise self.error(
+                    "bad_value", f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}", vpos
+                )
+            stored = allowed[key]
+            if spec.column == "bonus_mark":
+                stored = "" if stored == "none" else stored.upper()
+            elif spec.column == "timing":
+                stored = stored.upper()
+            return Q(**{spec.column: stored})
+        if kind == BOOL:
+            low = value.lower()
+            if low not in _YES | _NO:
+                raise self.error("bad_value", f"'{t.field}' takes yes or no, not '{value}'", vpos)
+            return Q(**{spec.column: low in _YES})
+        if kind == ORDER:
+            column = lookup_order(value)
+            if column is None:
+                raise self.error("bad_value", f"cannot sort by '{value}'", vpos)
+            if self.games is not None:
+                order_spec = lookup_field(value)
+                if order_spec is not None:
+                    self.check_game(order_spec, Term(value, ":", t.value, vpos))
+            self.order_field = (column, vpos)
+            return None
+        if kind == DIR:
+            low = value.lower()
+            if low not in ("asc", "desc"):
+                raise self.error("bad_value", f"dir takes asc or desc, not '{value}'", vpos)
+            self.direction = low
+            return None
+        raise AssertionError(kind)  # pragma: no cover
+
+    def number(self, value: str, pos: int, fld: str) -> int:
+        text = value.replace(",", "").replace("_", "")
+        if not text.isascii() or not text.isdigit():
+            raise self.error("bad_number", f"'{value}' is not a whole number (in {fld})", pos)
+        n = int(text)
+        if n > MAX_NUMBER:
+            raise self.error("bad_number", f"{value} is too large (at most {MAX_NUMBER})", pos)
+        return n
+
+    def name_q(self, value: str) -> Q:
+        if not value:
+            return Q()
+        q = Q(name__icontains=value) | Q(alt_names__icontains=value)
+        escaped = json.dumps(value)[1:-1]
+        if escaped != value and self.vendor != "postgresql":
+            # SQLite stores JSON with \\uXXXX escapes for non-ASCII characters.
+            q |= Q(alt_names__icontains=escaped)
+        return q
+
+    def text_regex(self, t: Term) -> Q:
+        validate_regex(t.value.text, t.value.pos, self.query)
+        self.uses_regex = True
+        return Q(text__iregex=for_vendor(t.value.text, self.vendor))
+
+
+def _top_level_games(node: Node | None, query: str) -> tuple[str, ...] | None:
+    """Games fixed by non-negated ``game:`` terms ANDed at the top level (None = no restriction)."""
+    if node is None:
+        return None
+    terms = node.children if isinstance(node, And) else (node,)
+    games: set[str] | None = None
+    for t in terms:
+        if isinstance(t, Term) and t.field is not None and t.op in (":", "="):
+            spec = lookup_field(t.field)
+            if spec is not None and spec.kind == GAME:
+                game = GAME_ALIASES.get(normalize_name(t.value.text).replace(" ", ""))
+                if game is None:
+                    raise QueryError(
+                        "bad_value", f"unknown game '{t.value.text}'; expected one of {', '.join(g.GAMES)}",
+                        t.value.pos, query,
+                    )
+                games = {game} if games is None else games & {game}
+        elif isinstance(t, Or) and all(
+            isinstance(c, Term) and c.field is not None and (s := lookup_field(c.field)) is not None
+            and s.kind == GAME and c.op in (":", "=")
+            for c in t.children
+        ):
+            found = {GAME_ALIASES.get(normalize_name(c.value.text).replace(" ", "")) for c in t.children}  # type: ignore[union-attr]
+            found.discard(None)
+            games = found if games is None else games & found  # type: ignore[assignment]
+    if games is None:
+        return None
+    return tuple(x for x in g.GAMES if x in games)
+
+
+def compile_query(q: str, *, game: str | None = None, vendor: str = "sqlite") -> CompiledQuery:
+    """Parse and compile a query string. ``game`` restricts to one game like a ``game:`` term."""
+    node = parse(q)
+    games = _top_level_games(node, q)
+    if game is not None:
+        games = (game,) if games is None else tuple(x for x in games if x == game)
+    comp = _Compiler(q, vendor, games)
+    cond = comp.compile(node) if node is not None else None
+    order: list[str] = []
+    if comp.order_field is not None or comp.direction is not None:
+        column = comp.order_field[0] if comp.order_field else "name"
+        order = [("-" if comp.direction == "desc" else "") + column]
+    return CompiledQuery(q=cond if cond is not None else Q(), order=order, games=games, uses_regex=comp.uses_regex)

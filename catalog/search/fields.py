@@ -1,0 +1,213 @@
+"""The query language's field table: every field name and alias in ONE place.
+
+Each ``FieldSpec`` says what a field searches (a Card column, a CardFacet facet, or a meta option
+such as ``order``), which operators it accepts and which games have it. The games are derived from
+``rules.cards.GAME_STATS`` so the query language and the card validation never disagree.
+
+To add an alias (e.g. a localized one such as ``パワー``), add it to the ``aliases`` tuple of the
+field: ``FIELDS_BY_NAME`` is built from this table, and lookups go through ``normalize_name`` so
+full-width / case variants resolve too.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from rules import games as g
+from rules.cards import GAME_STATS, NUMERIC_STATS
+
+# Field kinds.
+NUMBER = "number"  # integer column, all comparison operators
+FACET = "facet"  # list value mirrored into CardFacet (facet, lowercased value)
+CONTAINS = "contains"  # string column, substring match (case-insensitive)
+EXACT = "exact"  # string column, case-insensitive equality; trailing * = prefix
+ENUM = "enum"  # string column, value must be one of a known set
+TEXT = "text"  # card text: substring or /regex/
+NAME = "name"  # name or alternate names: substring
+BOOL = "bool"  # boolean column: yes/no
+GAME = "game"  # the game restriction
+ORDER = "order"  # meta: sort field
+DIR = "dir"  # meta: sort direction
+
+EQ_OPS = (":", "=")
+NEG_OPS = ("!=",)
+CMP_OPS = (">", ">=", "<", "<=")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str  # canonical name shown in messages and docs
+    kind: str
+    column: str = ""  # Card column or CardFacet facet
+    aliases: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()  # allowed values (ENUM) / known values (FACET, for messages)
+    help: str = ""
+
+    @property
+    def games(self) -> tuple[str, ...] | None:
+        """Games that have this field, or None when every game has it."""
+        return FIELD_GAMES.get(self.name)
+
+    @property
+    def operators(self) -> tuple[str, ...]:
+        if self.kind == NUMBER:
+            return EQ_OPS + NEG_OPS + CMP_OPS
+        if self.kind in (ORDER, DIR):
+            return EQ_OPS
+        return EQ_OPS + NEG_OPS
+
+
+def normalize_name(text: str) -> str:
+    """Case- and width-insensitive form of a field name or enumerated value (NFKC, lower case)."""
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def _all(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(v for grp in groups for v in grp if v))
+
+
+ALL_KEYWORDS = _all(*g.KEYWORDS.values())
+ALL_ATTRIBUTES = _all(*g.ATTRIBUTES.values())
+ALL_COLORS = _all(*g.COLORS.values())
+
+GAME_ALIASES: dict[str, str] = {
+    "pc": g.PC, "prism": g.PC, "prismconnect": g.PC, "prism_connect": g.PC,
+    "phantasma": g.PHANTASMA, "phantasmagoria": g.PHANTASMA, "pg": g.PHANTASMA,
+    "ws": g.WS, "weiss": g.WS, "weissschwarz": g.WS, "weiß": g.WS, "weißschwarz": g.WS,
+    "chaos": g.CHAOS, "chaostcg": g.CHAOS,
+    "lycee": g.LYCEE, "lyceeoverture": g.LYCEE,
+}
+
+FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("game", GAME, "game", ("g",), g.GAMES, "the game: pc, phantasma, ws, chaos or lycee"),
+    FieldSpec("name", NAME, "name", ("n",), help="name or alternate name/reading contains the value"),
+    FieldSpec("type", ENUM, "card_type", ("t",), g.ALL_CARD_TYPES, "card type (character, event, climax...)"),
+    FieldSpec("text", TEXT, "text", ("o", "oracle", "effect"), help="card text contains the value, or matches /regex/"),
+    FieldSpec("flavor", CONTAINS, "flavor", ("ft",), help="flavor text contains the value"),
+    FieldSpec("trait", FACET, "traits", ("traits", "tr"), help="has the trait (exact, case-insensitive)"),
+    FieldSpec("color", FACET, "colors", ("c", "colour", "colors"), ALL_COLORS, "color (pc, ws)"),
+    FieldSpec("attribute", FACET, "attributes", ("attr", "attributes"), ALL_ATTRIBUTES,
+              "attribute (phantasma, chaos, lycee)"),
+    FieldSpec("keyword", FACET, "keywords", ("kw", "ability", "keywords"), ALL_KEYWORDS,
+              "structured keyword / basic ability (e.g. dash, penetrate, connect_mark)"),
+    FieldSpec("trigger", FACET, "triggers", ("triggers",), g.WS_TRIGGERS, "WS trigger icon"),
+    FieldSpec("slot", FACET, "slots", ("slots", "position"), g.LYCEE_SLOTS, "Lycee position restriction slot"),
+    FieldSpec("extra_person", FACET, "extra_persons", ("extra", "persons"),
+              help="Chaos EXTRA: a person it is made from"),
+    FieldSpec("rarity", EXACT, "rarity", ("r",), help="rarity as printed (RR, SR, ...)"),
+    FieldSpec("set", EXACT, "set_code", ("s", "e", "edition"), help="set / product code; end with * for a prefix"),
+    FieldSpec("work", CONTAINS, "work", ("series", "w"), help="work / series contains the value"),
+    FieldSpec("code", EXACT, "code", ("id",), help="card code (e.g. DC/W01-001); end with * for a prefix"),
+    FieldSpec("number", EXACT, "number", ("no", "num"), help="card number within its work or set"),
+    FieldSpec("counter", BOOL, "counter", (), help="WS counter icon: yes or no"),
+    FieldSpec("modelled", BOOL, "text_modelled", (), help="the engines execute the whole card text: yes or no"),
+    FieldSpec("bonus", ENUM, "bonus_mark", ("bonus_mark",), ("none", "rank+1", "life+1", "draw"),
+              "Prism Connect bonus mark: none, rank+1, life+1, draw"),
+    FieldSpec("gender", ENUM, "gender", ("sex",), g.CHAOS_GENDERS, "Chaos gender mark"),
+    FieldSpec("timing", ENUM, "timing", (), tuple(t.lower() for t in g.CHAOS_TIMINGS), "Chaos event timing"),
+    FieldSpec("title", CONTAINS, "title", (), help="Chaos character title contains the value"),
+    FieldSpec("person", CONTAINS, "person", (), help="Chaos character name (the part in 【】) contains the value"),
+    FieldSpec("attack_attribute", ENUM, "attack_attribute", ("aa", "atkattr"), g.PHANTASMA_ATTRIBUTES,
+              "Phantasmagoria battle card attack attribute"),
+    FieldSpec("defense_attribute", ENUM, "defense_attribute", ("da", "defattr"), g.PHANTASMA_ATTRIBUTES,
+              "Phantasmagoria battle card defense attribute"),
+    FieldSpec("conversion", CONTAINS, "conversion_target", ("conv", "conversion_target"),
+              help="Lycee conversion target contains the value"),
+    # Numeric stats: one field per column of rules.cards.NUMERIC_STATS (aliases below).
+    *(FieldSpec(stat, NUMBER, stat) for stat in NUMERIC_STATS),
+    FieldSpec("order", ORDER, "", ("sort",), help="sort by a field: name, code, game, set, rarity, type or any number"),
+    FieldSpec("dir", DIR, "", ("direction",), ("asc", "desc"), help="sort direction: asc or desc"),
+)
+
+NUMBER_ALIASES: dict[str, tuple[str, ...]] = {
+    "level": ("lv", "lvl", "l"),
+    "cost": ("mv", "cmc"),
+    "cp": (),
+    "rank": ("rk",),
+    "connect_attack": ("connect", "ca"),
+    "mhp": ("hp",),
+    "martial": ("mar",),
+    "agility": ("agi",),
+    "wisdom": ("wis",),
+    "craft": ("cra",),
+    "poise": ("poi",),
+    "ex_condition": ("exc", "condition"),
+    "power": ("pow", "p"),
+    "soul": ("so",),
+    "atk": ("attack",),
+    "defense": ("def",),
+    "partner_atk": ("patk", "partner_attack"),
+    "partner_def": ("pdef", "partner_defense"),
+    "ap": (),
+    "dp": (),
+    "sp": (),
+    "ex": (),
+    "dmg": ("damage",),
+    "copy_limit": ("copies", "limit"),
+}
+FIELDS = tuple(
+    FieldSpec(f.name, f.kind, f.column, NUMBER_ALIASES.get(f.name, ()), f.values, f.help or f"{f.name} (number)")
+    if f.kind == NUMBER else f
+    for f in FIELDS
+)
+
+# Which games have each field (None = every game). Derived from rules.cards.GAME_STATS.
+_FACET_GAMES: dict[str, tuple[str, ...] | None] = {
+    "colors": tuple(g.COLORS),
+    "attributes": tuple(g.ATTRIBUTES),
+    "triggers": (g.WS,),
+    "slots": (g.LYCEE,),
+    "extra_persons": (g.CHAOS,),
+    "keywords": tuple(game for game in g.GAMES if g.KEYWORDS[game]),
+    "traits": None,
+}
+
+
+def _games_for(spec: FieldSpec) -> tuple[str, ...] | None:
+    if spec.kind == FACET:
+        return _FACET_GAMES.get(spec.column)
+    if spec.kind in (GAME, ORDER, DIR, NAME, TEXT) or not spec.column:
+        return None
+    owners = tuple(game for game in g.GAMES if spec.column in GAME_STATS[game])
+    if spec.column == "text_modelled":
+        return None
+    return owners or None
+
+
+FIELD_GAMES: dict[str, tuple[str, ...] | None] = {spec.name: _games_for(spec) for spec in FIELDS}
+
+FIELDS_BY_NAME: dict[str, FieldSpec] = {}
+for _spec in FIELDS:
+    for _alias in (_spec.name, *_spec.aliases):
+        key = normalize_name(_alias)
+        if key in FIELDS_BY_NAME:
+            raise RuntimeError(f"query field alias {key!r} is defined twice")
+        FIELDS_BY_NAME[key] = _spec
+
+# Sort keys for order:/the API's order parameter -> Card columns.
+ORDER_FIELDS: dict[str, str] = {
+    "name": "name", "code": "code", "game": "game", "set": "set_code", "rarity": "rarity",
+    "type": "card_type", "work": "work", **{stat: stat for stat in NUMERIC_STATS},
+}
+
+
+def lookup_field(name: str) -> FieldSpec | None:
+    return FIELDS_BY_NAME.get(normalize_name(name))
+
+
+def lookup_order(name: str) -> str | None:
+    """The Card column to sort by for an ``order:`` value (field names and aliases accepted)."""
+    key = normalize_name(name)
+    if key in ORDER_FIELDS:
+        return ORDER_FIELDS[key]
+    spec = FIELDS_BY_NAME.get(key)
+    if spec is not None and spec.name in ORDER_FIELDS:
+        return ORDER_FIELDS[spec.name]
+    return None
+
+
+def games_phrase(games: tuple[str, ...]) -> str:
+    names = [g.GAME_NAMES[x] for x in games]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]

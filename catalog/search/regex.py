@@ -1,0 +1,105 @@
+"""A bounded regular-expression subset for ``o:/regex/`` (ReDoS defence).
+
+Patterns are validated with Python's ``re`` parser and must stay inside a subset that behaves the
+same on PostgreSQL (``~*``, Spencer's ARE engine) and on SQLite (Django calls Python ``re``):
+
+* at most ``MAX_REGEX_LENGTH`` characters;
+* no backreferences, lookarounds, named groups, conditionals or inline flags;
+* no nested quantifiers (``(a+)+``, ``(a*b?)*``) and at most ``MAX_UNBOUNDED`` unbounded
+  quantifiers (``*``, ``+``, ``{n,}``) in the whole pattern; counted repeats up to ``{,100}``.
+
+Without backreferences PostgreSQL's engine runs as an automaton (no catastrophic backtracking);
+Python's backtracking engine is the one the nesting and quantifier limits protect. ``\\b``/``\\B``
+are written ``\\y``/``\\Y`` for PostgreSQL.
+"""
+from __future__ import annotations
+
+import re
+
+try:  # Python 3.11+
+    import re._constants as sre_constants
+    import re._parser as sre_parse
+except ImportError:  # pragma: no cover
+    import sre_constants  # type: ignore[no-redef]
+    import sre_parse  # type: ignore[no-redef]
+
+from .errors import QueryError
+
+MAX_REGEX_LENGTH = 100
+MAX_UNBOUNDED = 3
+MAX_COUNT = 100
+
+_REPEATS = {sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT}
+_POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
+if _POSSESSIVE is not None:
+    _REPEATS.add(_POSSESSIVE)
+_FORBIDDEN = {
+    sre_constants.GROUPREF: "backreferences",
+    sre_constants.GROUPREF_EXISTS: "conditional groups",
+    sre_constants.ASSERT: "lookahead/lookbehind",
+    sre_constants.ASSERT_NOT: "lookahead/lookbehind",
+}
+_ATOMIC = getattr(sre_constants, "ATOMIC_GROUP", None)
+if _ATOMIC is not None:
+    _FORBIDDEN[_ATOMIC] = "atomic groups"
+
+
+def validate_regex(pattern: str, position: int, query: str) -> None:
+    """Raise ``QueryError('bad_regex', ...)`` unless ``pattern`` is in the safe subset."""
+
+    def fail(msg: str) -> QueryError:
+        return QueryError("bad_regex", msg, position, query)
+
+    if len(pattern) > MAX_REGEX_LENGTH:
+        raise fail(f"the regex is {len(pattern)} characters long; at most {MAX_REGEX_LENGTH} are allowed")
+    if "(?" in pattern.replace("\\(", ""):
+        raise fail("(?...) groups (named groups, inline flags, lookarounds) are not supported")
+    try:
+        re.compile(pattern)
+        parsed = sre_parse.parse(pattern)
+    except (re.error, OverflowError, RecursionError) as exc:
+        raise fail(f"invalid regex: {exc}") from None
+    unbounded = 0
+
+    def walk(items, inside_repeat: bool) -> None:
+        nonlocal unbounded
+        for op, av in items:
+            if op in _FORBIDDEN:
+                raise fail(f"{_FORBIDDEN[op]} are not supported in regex search")
+            if op in _REPEATS:
+                lo, hi, sub = av
+                if hi == sre_constants.MAXREPEAT:
+                    unbounded += 1
+                elif hi > MAX_COUNT:
+                    raise fail(f"counted repeats are limited to {{,{MAX_COUNT}}}")
+                if inside_repeat and (hi > 1 or hi == sre_constants.MAXREPEAT):
+                    raise fail("nested quantifiers such as (a+)+ are not allowed (they can take exponential time)")
+                walk(sub, inside_repeat or hi > 1)
+            elif op == sre_constants.SUBPATTERN:
+                walk(av[-1], inside_repeat)
+            elif op == sre_constants.BRANCH:
+                for branch in av[1]:
+                    walk(branch, inside_repeat)
+            elif op == sre_constants.IN:
+                continue
+
+    walk(parsed, False)
+    if unbounded > MAX_UNBOUNDED:
+        raise fail(f"at most {MAX_UNBOUNDED} unbounded quantifiers (*, +, {{n,}}) are allowed")
+
+
+def for_vendor(pattern: str, vendor: str) -> str:
+    """Translate the validated subset to the database's dialect."""
+    if vendor != "postgresql":
+        return pattern
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            out.append({"b": "\\y", "B": "\\Y"}.get(nxt, ch + nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
