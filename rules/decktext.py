@@ -2,7 +2,8 @@
 
 Accepted entry forms: ``4 CODE``, ``4x CODE``, ``4 x CODE``, ``4 CODE Name words``. Blank lines and
 ``//`` comments are ignored; a ``#`` line that names a zone (``# main``, ``# extra``, ``# ace``,
-``# ex``, ``# partner``) starts that section, any other ``#`` line is a comment. Entries before the
+``# ex``, ``# partner``; also ``# Main deck``, ``# Extra deck (10)``, ``# EX skills:``) starts that
+section, any other ``#`` line of three words or more is a comment. Entries before the
 first header are in ``main``. Every line that cannot be parsed becomes an error with its line number.
 """
 from __future__ import annotations
@@ -17,7 +18,9 @@ MAX_COUNT = 99
 MAX_LINES = 5000
 
 _ENTRY = re.compile(r"^(?P<count>[+-]?\d+)\s*(?:[xX×]\s*)?\s+(?P<code>\S+)(?:\s+(?P<name>.*))?$|^(?P<count2>\d+)[xX×](?P<code2>\S+)(?:\s+(?P<name2>.*))?$")
-_HEADER = re.compile(r"^#+\s*(?P<zone>[A-Za-z]+)\s*:?\s*$")
+_HEADER = re.compile(
+    r"^#+\s*(?P<zone>[A-Za-z]+)(?:[\s_-]+(?:deck|skills?|cards?))?\s*(?:\(\s*\d+\s*\))?\s*:?\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,14 @@ class LineError:
 class ParsedDeck:
     entries: list[DeckEntry] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
+
+    def zones(self) -> dict[str, dict[str, int]]:
+        """``{zone: {code: count}}``, repeated lines of one code added up."""
+        out: dict[str, dict[str, int]] = {}
+        for e in self.entries:
+            zone = out.setdefault(e.zone, {})
+            zone[e.code] = zone.get(e.code, 0) + e.count
+        return out
 
     def counts(self, zone: str = "main") -> dict[str, int]:
         out: dict[str, int] = {}
