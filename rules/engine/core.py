@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -136,6 +136,125 @@ class Pilot(Protocol):
     def choose(self, state: Any, actions: list[Action]) -> Action: ...
 
 
+class ScriptedState:
+    """Optional base class: a game state whose rules are one generator, ``script()``.
+
+    The script runs the game as straight-line rulebook code and ``yield``s the *kind* of decision
+    it needs (``"mulligan"``, ``"main"``...) whenever the turn player has a real choice; it receives
+    the chosen option (a tuple) back from ``yield``. ``options_<kind>()`` lists the legal options
+    for a kind in a stable order and ``label(kind, option)`` describes one for people. Everything
+    else in the contract follows:
+
+    - ``legal_actions()`` wraps the pending kind's options in ``Action(kind, option, label)``;
+    - ``apply(action)`` checks the action is one of them and resumes the script;
+    - ``is_terminal()`` is true once the script has returned;
+    - ``play_out(pilot)`` is the fast path used by ``play_game`` when the pilot has ``decide``:
+      it sends ``pilot.decide(state, kind)`` straight into the script without building actions.
+      Both paths give the same game for the same pilot (a test proves it per game).
+    """
+
+    rng: random.Random
+    log: EventLog | None
+    pending: str | None = None
+
+    def start(self) -> None:
+        """Call at the end of ``__init__``: runs the script up to its first decision."""
+        self._script = self.script()
+        self._resume(None)
+
+    def script(self) -> Generator[str, tuple, None]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def options(self, kind: str) -> list[tuple]:
+        return getattr(self, f"options_{kind}")()
+
+    def label(self, kind: str, option: tuple) -> str:
+        return f"{kind} {' '.join(map(str, option))}".strip()
+
+    def _resume(self, value: tuple | None) -> None:
+        try:
+            self.pending = self._script.send(value)
+        except StopIteration:
+            self.pending = None
+
+    def legal_actions(self) -> list[Action]:
+        kind = self.pending
+        if kind is None:
+            return []
+        return [Action(kind, opt, self.label(kind, opt)) for opt in self.options(kind)]
+
+    def apply(self, action: Action) -> None:
+        kind = self.pending
+        if kind is None:
+            raise ValueError("the game is over; no action can be applied")
+        if action.kind != kind or tuple(action.args) not in self.options(kind):
+            raise ValueError(f"illegal action {action} at a {kind!r} decision")
+        self._resume(tuple(action.args))
+
+    def is_terminal(self) -> bool:
+        return self.pending is None
+
+    def play_out(self, pilot: Any) -> None:
+        """Play to the end, asking ``pilot.decide(state, kind)`` at every decision."""
+        decide = pilot.decide
+        send = self._script.send
+        kind = self.pending
+        try:
+            while kind is not None:
+                self.pending = kind
+                kind = send(decide(self, kind))
+        except StopIteration:
+            pass
+        self.pending = None
+
+
+class ScriptedPilot:
+    """Base class for pilots of ``ScriptedState`` games: implement ``decide(state, kind)``.
+
+    ``choose`` (the generic contract) maps the decided option onto the offered actions, so a pilot
+    behaves identically on the fast path and through ``legal_actions``/``apply``.
+    """
+
+    name = "scripted"
+
+    def decide(self, state: Any, kind: str) -> tuple:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def choose(self, state: Any, actions: list[Action]) -> Action:
+        option = self.decide(state, actions[0].kind)
+        for action in actions:
+            if action.args == option:
+                return action
+        raise ValueError(f"pilot {self.name} chose {option!r}, which is not a legal {actions[0].kind!r} action")
+
+
+class RandomPilot:
+    """Chooses uniformly among the legal actions with the game's own RNG (property tests, fuzzing)."""
+
+    name = "random"
+
+    def choose(self, state: Any, actions: list[Action]) -> Action:
+        return actions[state.rng.randrange(len(actions))]
+
+
+def who_goes_first(option: str, rng: random.Random, index: int) -> bool:
+    """Resolve the ``first`` option: ``True`` when the deck's player goes first.
+
+    ``random`` (the default everywhere) flips the game's own RNG, like a real coin toss;
+    ``alternate`` goes first in even-numbered games, second in odd ones (exactly half each);
+    ``me`` / ``opp`` (also ``first`` / ``second``) fix it.
+    """
+    if option in ("me", "first"):
+        return True
+    if option in ("opp", "second"):
+        return False
+    if option == "alternate":
+        return index % 2 == 0
+    if option == "random":
+        return rng.random() < 0.5
+    raise ValueError(f"unknown 'first' option {option!r}; expected random, alternate, me or opp")
+
+
 @dataclass(frozen=True)
 class GameEngine:
     """A game's registration: how to start a game and which pilots it offers."""
@@ -149,6 +268,11 @@ class GameEngine:
     # callers that have a catalog (goldfish command, playtest jobs) call it with every card record
     # of the game and pass the result as options; explicit user options override it.
     catalog_options: Callable[[Iterable[CardRecord]], dict[str, Any]] | None = None
+    # Report extras computed from counters: ``{name: (numerator counter, denominator counter)}``
+    # (e.g. WS ``"cancel_rate": ("cancels", "damage_events")``) and a description per counter,
+    # ratio or per-turn series for reports. ``RunStats.summary()`` reads them by game code.
+    ratios: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    describe_extras: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def default_pilot(self) -> str:
@@ -189,9 +313,12 @@ def play_game(
     the_pilot = engine.pilots[pilot or engine.default_pilot]()
     event_log = EventLog() if log else None
     state = engine.new_state(deck, game_rng(seed, index), index, opts, event_log)
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        state.apply(actions[0] if len(actions) == 1 else the_pilot.choose(state, actions))
+    if hasattr(state, "play_out") and hasattr(the_pilot, "decide"):
+        state.play_out(the_pilot)  # the fast path of ScriptedState (same game, no Action objects)
+    else:
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply(actions[0] if len(actions) == 1 else the_pilot.choose(state, actions))
     return state.result(), event_log
 
 
@@ -208,9 +335,15 @@ class RunStats:
     per_turn: dict[str, dict[int, int]] = field(default_factory=dict)  # series -> turn -> total
     first_playable: dict[str, dict[int, int]] = field(default_factory=dict)  # code -> turn -> games
     reasons: dict[str, int] = field(default_factory=dict)
+    # own turn -> games that played it (denominator of the per-turn means; added later, so
+    # ``from_dict`` accepts dicts without it)
+    turns_reached: dict[int, int] = field(default_factory=dict)
 
     def add(self, r: GameResult) -> None:
         self.games += 1
+        reached = self.turns_reached
+        for t in range(1, r.turn + 1):
+            reached[t] = reached.get(t, 0) + 1
         self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
         if r.outcome == "win":
             self.win_turns[r.turn] = self.win_turns.get(r.turn, 0) + 1
@@ -237,7 +370,10 @@ class RunStats:
                     dst[k] = dst.get(k, 0) + v
 
         self.games += other.games
-        for name in ("outcomes", "win_turns", "loss_turns", "counters", "per_turn", "first_playable", "reasons"):
+        for name in (
+            "outcomes", "win_turns", "loss_turns", "counters", "per_turn", "first_playable", "reasons",
+            "turns_reached",
+        ):
             add_into(getattr(self, name), getattr(other, name))
         return self
 
@@ -256,6 +392,7 @@ class RunStats:
             "per_turn": keys_to_str(self.per_turn),
             "first_playable": keys_to_str(self.first_playable),
             "reasons": dict(sorted(self.reasons.items())),
+            "turns_reached": keys_to_str(self.turns_reached),
         }
 
     @classmethod
@@ -273,6 +410,7 @@ class RunStats:
             per_turn={k: int_keys(v) for k, v in d["per_turn"].items()},
             first_playable={k: int_keys(v) for k, v in d["first_playable"].items()},
             reasons=dict(d.get("reasons", {})),
+            turns_reached=int_keys(d.get("turns_reached", {})),
         )
 
     # -- summary -------------------------------------------------------------------------------
@@ -316,12 +454,61 @@ class RunStats:
         out["first_playable"] = {
             code: {
                 "games": sum(hist.values()),
+                "share": sum(hist.values()) / self.games if self.games else 0.0,
                 "mean_turn": sum(t * c for t, c in hist.items()) / sum(hist.values()),
+                "median_turn": _hist_quantile(hist, 0.5),
                 "earliest": min(hist),
+                "histogram": {str(t): hist[t] for t in sorted(hist)},
             }
             for code, hist in sorted(self.first_playable.items())
         }
+        out["extras"] = self.extras()
         return out
+
+    def extras(self) -> dict[str, Any]:
+        """The per-game extras, generically from counters and per-turn series.
+
+        - ``counters``: every counter's total and mean per game;
+        - ``ratios``: the engine's declared ratios (``GameEngine.ratios``), numerator over
+          denominator (``None`` when the denominator is 0);
+        - ``per_turn``: every series' mean per game *that played that own turn*;
+        - ``descriptions``: what each name means (``GameEngine.describe_extras``).
+        """
+        engine = _REGISTRY.get(self.game)
+        if engine is None:
+            try:
+                engine = get_engine(self.game)
+            except KeyError:
+                engine = None
+        games = self.games or 1
+        counters = {
+            k: {"total": v, "per_game": v / games} for k, v in sorted(self.counters.items())
+        }
+        ratios: dict[str, Any] = {}
+        for name, (num, den) in sorted((engine.ratios if engine else {}).items()):
+            n, d = self.counters.get(num, 0), self.counters.get(den, 0)
+            ratios[name] = {"value": n / d if d else None, "numerator": num, "denominator": den,
+                            "n": n, "d": d}
+        per_turn: dict[str, dict[str, float]] = {}
+        for series, bucket in sorted(self.per_turn.items()):
+            per_turn[series] = {
+                str(t): bucket.get(t, 0) / (self.turns_reached.get(t) or games)
+                for t in sorted(set(bucket) | set(self.turns_reached))
+            }
+        return {
+            "counters": counters,
+            "ratios": ratios,
+            "per_turn": per_turn,
+            "turns_reached": {str(t): n for t, n in sorted(self.turns_reached.items())},
+            "descriptions": dict(engine.describe_extras) if engine else {},
+        }
+
+
+def _hist_quantile(hist: Mapping[int, int], q: float) -> float:
+    values: list[int] = []
+    for t in sorted(hist):
+        values.extend([t] * hist[t])
+    return _quantile(values, q)
 
 
 def _quantile(sorted_values: list[int], q: float) -> float:
@@ -347,3 +534,21 @@ def run_games(
         result, _ = play_game(deck, seed, i, options=options, pilot=pilot)
         stats.add(result)
     return stats
+
+
+def unmodelled_report(deck: Deck) -> list[dict[str, str]]:
+    """The deck's cards whose printed text the engine does not execute, for every report."""
+    return [{"code": c.code, "name": c.name, "text": c.text} for c in deck.unmodelled()]
+
+
+def run_report(deck: Deck, stats: RunStats, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``stats.summary()`` plus what every goldfish report must say: the unmodelled effects and the
+    options the games ran with (engine defaults filled in)."""
+    engine = get_engine(deck.game)
+    opts = {**engine.default_options, **(options or {})}
+    opts.setdefault("turn_cap", DEFAULT_TURN_CAP)
+    out = stats.summary()
+    out["game"] = deck.game
+    out["options"] = {k: v for k, v in sorted(opts.items()) if isinstance(v, (str, int, float, bool, type(None)))}
+    out["unmodelled"] = unmodelled_report(deck)
+    return out

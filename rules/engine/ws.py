@@ -1,0 +1,931 @@
+"""Weiß Schwarz goldfish engine (GAMES.md §3).
+
+The player's deck plays against the goldfish: an empty stage (every attack is a direct attack,
++1 soul) and a dummy 50-card deck holding ``dummy_climaxes`` climaxes that draws 5 at setup and 1 a
+turn, never clocks or plays, discards down to 7, refreshes and takes refresh damage. The player wins
+when the dummy reaches level 4; the player loses on reaching level 4 (clock + refresh damage) or
+when a refresh finds an empty waiting room.
+
+The rules are one generator, ``WSState.script``, read top to bottom like the rulebook; it yields the
+kind of decision it needs and the pilot answers with an option tuple (see ``core.ScriptedState``).
+Decision kinds and their options:
+
+- ``mulligan``: ``("discard", code)`` sets a hand card aside, ``("keep",)`` ends (the set-aside cards
+  go to the waiting room and that many are drawn);
+- ``clock``: ``("clock", code)`` or ``("skip",)``;
+- ``level_up``: ``("level", code)`` — which of the 7 clock cards goes to the level zone;
+- ``main``: ``("play", code, slot)``, ``("event", code)``, ``("move", a, b)`` (swap / move between
+  stage slots 0-2 front, 3-4 back), ``("end",)``;
+- ``climax``: ``("place", code)`` or ``("skip",)``;
+- ``attack``: ``("attack", slot)`` or ``("end",)``;
+- triggers: ``draw`` / ``pool``: ``("yes",)`` / ``("no",)``; ``comeback`` / ``gate``:
+  ``("take", code)`` / ``("skip",)``; ``choice``: ``("hand", code)`` / ``("stock", code)`` /
+  ``("skip",)``; ``standby``: ``("place", code, slot)`` / ``("skip",)``;
+- ``encore``: ``("encore",)`` / ``("skip",)`` (pay 3 stock, back rested in the slot it left);
+- ``discard``: ``("discard", code)`` at the end-of-turn hand limit.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from ..cards import CardRecord
+from ._zones import DeckCache, distinct_codes, take
+from .core import (
+    Deck,
+    EventLog,
+    GameEngine,
+    GameResult,
+    ScriptedPilot,
+    ScriptedState,
+    register,
+    who_goes_first,
+)
+
+GAME = "ws"
+OPENING_HAND = 5
+HAND_LIMIT = 7
+ENCORE_COST = 3
+SLOTS = ("front-left", "front-center", "front-right", "back-left", "back-right")
+FRONT = (0, 1, 2)
+STAND, REST, REVERSED = 0, 1, 2
+
+DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_type="climax")
+DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
+                        level=0, cost=0, power=0, soul=0)
+
+
+class GameOver(Exception):
+    pass
+
+
+def _deck_info(deck: Deck) -> dict[str, Any]:
+    """Per-deck precomputation: names and climax bonuses by code."""
+    names: dict[str, str] = {DUMMY_CLIMAX.code: DUMMY_CLIMAX.name, DUMMY_CARD.code: DUMMY_CARD.name}
+    bonus: dict[str, tuple[int, int]] = {}
+    for c in deck.main:
+        names[c.code] = c.name
+        if c.card_type == "climax":
+            power = soul = 0
+            for eff in c.effects:
+                if eff.get("kind") == "climax_bonus":
+                    power += int(eff.get("power", 0) or 0)
+                    soul += int(eff.get("soul", 0) or 0)
+            bonus[c.code] = (power, soul)
+    return {"names": names, "bonus": bonus}
+
+
+_INFO = DeckCache(_deck_info)
+
+
+class WSState(ScriptedState):
+    """One goldfish game of Weiß Schwarz. Zones are public attributes so tests can set them up."""
+
+    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
+                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
+                 setup: bool = True) -> None:
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        self.rng = rng
+        self.log = log
+        self.index = index
+        self.turn_cap = int(opts.get("turn_cap") or 40)
+        info = _INFO.get(deck)
+        self.names: dict[str, str] = info["names"]
+        self.bonus: dict[str, tuple[int, int]] = info["bonus"]
+        n_cx = int(opts.get("dummy_climaxes", 8))
+        if not 0 <= n_cx <= 50:
+            raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
+        # the player's zones
+        self.deck: list[CardRecord] = list(deck.main)
+        self.hand: list[CardRecord] = []
+        self.clock: list[CardRecord] = []
+        self.level: list[CardRecord] = []
+        self.stock: list[CardRecord] = []
+        self.waiting: list[CardRecord] = []
+        self.memory: list[CardRecord] = []
+        self.climax: CardRecord | None = None
+        self.resolving: list[CardRecord] = []  # trigger card / set-aside cards in transit
+        self.stage: list[CardRecord | None] = [None] * 5
+        self.stage_state: list[int] = [STAND] * 5
+        self.entered: list[bool] = [False] * 5
+        # the goldfish's zones
+        self.odeck: list[CardRecord] = [DUMMY_CLIMAX] * n_cx + [DUMMY_CARD] * (50 - n_cx)
+        self.ohand: list[CardRecord] = []
+        self.oclock: list[CardRecord] = []
+        self.olevel: list[CardRecord] = []
+        self.owaiting: list[CardRecord] = []
+        self.orevealed: list[CardRecord] = []  # damage being revealed
+        # bookkeeping
+        self.first_option = str(opts.get("first", "random"))
+        self.went_first = True
+        self.turn = 0  # the player's own turn number
+        self.oturn = 0
+        self.attacks_left = 0
+        self.soul_bonus = 0
+        self.power_bonus = 0
+        self.pen_me = 0
+        self.pen_opp = 0
+        self.outcome = "capped"
+        self.reason = "turn cap"
+        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
+        self.damage_by_turn: list[int] = []
+        self.first_playable: dict[str, int] = {}
+        self._aside: list[CardRecord] = []
+        self._dealt_before = 0
+        if setup:
+            self.start()
+
+    # -- helpers -------------------------------------------------------------------------------
+    def name(self, code: str) -> str:
+        return f"{code} {self.names.get(code, '')}".strip()
+
+    def say(self, player: str, kind: str, text: str) -> None:
+        self.log.add(self.turn if player == "me" else self.oturn, player, kind, text)  # type: ignore[union-attr]
+
+    def my_level(self) -> int:
+        return len(self.level)
+
+    def colors_available(self) -> set[str]:
+        out: set[str] = set()
+        for c in self.clock:
+            out.update(c.colors)
+        for c in self.level:
+            out.update(c.colors)
+        return out
+
+    def can_play(self, card: CardRecord, colors: set[str] | None = None) -> bool:
+        """Level, stock cost and color requirement (level-0 cards ignore color)."""
+        if card.card_type == "climax":
+            return self._color_ok(card, colors)
+        lv = card.level or 0
+        if lv > len(self.level) or (card.cost or 0) > len(self.stock):
+            return False
+        return lv == 0 or self._color_ok(card, colors)
+
+    def _color_ok(self, card: CardRecord, colors: set[str] | None) -> bool:
+        if not card.colors:
+            return True
+        have = self.colors_available() if colors is None else colors
+        for col in card.colors:
+            if col in have:
+                return True
+        return False
+
+    def soul_of(self, slot: int) -> int:
+        card = self.stage[slot]
+        return (card.soul or 0) + self.soul_bonus if card is not None else 0
+
+    def power_of(self, slot: int) -> int:
+        card = self.stage[slot]
+        return (card.power or 0) + self.power_bonus if card is not None else 0
+
+    def zone_sizes(self) -> dict[str, int]:
+        return {
+            "deck": len(self.deck), "hand": len(self.hand), "clock": len(self.clock),
+            "level": len(self.level), "stock": len(self.stock), "waiting": len(self.waiting),
+            "memory": len(self.memory), "climax": int(self.climax is not None),
+            "resolving": len(self.resolving) + len(self._aside),
+            "stage": sum(1 for c in self.stage if c is not None),
+            "odeck": len(self.odeck), "ohand": len(self.ohand), "oclock": len(self.oclock),
+            "olevel": len(self.olevel), "owaiting": len(self.owaiting), "orevealed": len(self.orevealed),
+        }
+
+    def all_my_cards(self) -> list[CardRecord]:
+        out = self.deck + self.hand + self.clock + self.level + self.stock + self.waiting + self.memory
+        out += self.resolving + self._aside + [c for c in self.stage if c is not None]
+        if self.climax is not None:
+            out.append(self.climax)
+        return out
+
+    def _end(self, outcome: str, reason: str) -> None:
+        self.outcome = outcome
+        self.reason = reason
+        if self.log is not None:
+            self.say("me", "game", f"{'WIN' if outcome == 'win' else outcome.upper()}: {reason}")
+        raise GameOver
+
+    # -- decks and refreshes -------------------------------------------------------------------
+    def _refresh_me(self) -> None:
+        if not self.waiting:
+            self._end("loss", "refresh with an empty waiting room")
+        deck = self.waiting
+        self.waiting = []
+        self.rng.shuffle(deck)
+        self.deck = deck
+        self.pen_me += 1
+        self.counters["refreshes"] += 1
+        if self.log is not None:
+            self.say("me", "refresh", f"deck empty: waiting room ({len(deck)} cards) shuffled into a new deck; "
+                                      "1 refresh damage follows")
+
+    def _refresh_opp(self) -> None:
+        if not self.owaiting:
+            self._end("win", "the goldfish must refresh with an empty waiting room")
+        deck = self.owaiting
+        self.owaiting = []
+        self.rng.shuffle(deck)
+        self.odeck = deck
+        self.pen_opp += 1
+        self.counters["opp_refreshes"] += 1
+        if self.log is not None:
+            self.say("opp", "refresh", f"deck empty: waiting room ({len(deck)} cards) shuffled into a new deck; "
+                                       "1 refresh damage follows")
+
+    def _top(self) -> CardRecord:
+        """Take the top card of the player's deck (refreshing the moment it is empty)."""
+        card = self.deck.pop()
+        if not self.deck:
+            self.resolving.append(card)
+            self._refresh_me()
+            self.resolving.pop()
+        return card
+
+    def _draw(self, n: int, why: str = "draw") -> None:
+        for _ in range(n):
+            card = self._top()
+            self.hand.append(card)
+            if self.log is not None:
+                self.say("me", "draw", f"{why}: {self.name(card.code)}")
+
+    def _otop(self) -> CardRecord:
+        card = self.odeck.pop()
+        if not self.odeck:
+            self.orevealed.append(card)
+            self._refresh_opp()
+            self.orevealed.pop()
+        return card
+
+    # -- clock and level -----------------------------------------------------------------------
+    def _level_up_me(self) -> Generator[str, tuple, None]:
+        while len(self.clock) >= 7:
+            seven = self.clock[:7]
+            rest = self.clock[7:]
+            if len(distinct_codes(seven)) > 1:
+                _, code = yield "level_up"
+            else:
+                code = seven[0].code
+            chosen = take(seven, code)
+            self.level.append(chosen)
+            self.waiting.extend(seven)
+            self.clock = rest
+            self.counters["level_ups"] += 1
+            if self.log is not None:
+                self.say("me", "level up", f"clock reached 7: {self.name(code)} to the level zone, 6 cards to the "
+                                           f"waiting room; now level {len(self.level)}")
+            if len(self.level) >= 4:
+                self._end("loss", "reached level 4")
+
+    def _level_up_opp(self) -> None:
+        while len(self.oclock) >= 7:
+            seven = self.oclock[:7]
+            self.oclock = self.oclock[7:]
+            # Decision: the goldfish levels up with its oldest non-climax card (keeping climaxes in
+            # the cycle, as a defending player would), else its oldest card.
+            pick = 0
+            for i, c in enumerate(seven):
+                if c.card_type != "climax":
+                    pick = i
+                    break
+            self.olevel.append(seven.pop(pick))
+            self.owaiting.extend(seven)
+            if self.log is not None:
+                self.say("opp", "level up", f"clock reached 7: goldfish is now level {len(self.olevel)}")
+            if len(self.olevel) >= 4:
+                self._end("win", "the goldfish reached level 4")
+
+    def _settle(self) -> Generator[str, tuple, None]:
+        """Apply pending refresh damage (never cancelled) for both players, then level-ups."""
+        while self.pen_opp:
+            self.pen_opp -= 1
+            card = self._otop()
+            self.oclock.append(card)
+            self.counters["opp_refresh_damage"] += 1
+            if self.log is not None:
+                self.say("opp", "damage", f"refresh damage: {card.name} to the clock (not cancelled)")
+            self._level_up_opp()
+        while self.pen_me:
+            self.pen_me -= 1
+            card = self._top()
+            self.clock.append(card)
+            self.counters["refresh_damage"] += 1
+            if self.log is not None:
+                self.say("me", "damage", f"refresh damage: {self.name(card.code)} to the clock (not cancelled)")
+            yield from self._level_up_me()
+
+    # -- the game ------------------------------------------------------------------------------
+    def script(self) -> Generator[str, tuple, None]:
+        try:
+            yield from self._game()
+        except GameOver:
+            pass
+
+    def _game(self) -> Generator[str, tuple, None]:
+        rng = self.rng
+        self.went_first = who_goes_first(self.first_option, rng, self.index)
+        self.counters["went_first"] = int(self.went_first)
+        rng.shuffle(self.deck)
+        rng.shuffle(self.odeck)
+        log = self.log
+        if log is not None:
+            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
+        self._draw(OPENING_HAND, "opening hand")
+        for _ in range(OPENING_HAND):
+            self.ohand.append(self._otop())
+        yield from self._settle()
+        # mulligan: set aside any number, then discard them and draw that many
+        while self.hand:
+            choice = yield "mulligan"
+            if choice[0] == "keep":
+                break
+            self._aside.append(take(self.hand, choice[1]))
+        if self._aside:
+            n = len(self._aside)
+            if log is not None:
+                self.say("me", "mulligan", "discard " + ", ".join(self.name(c.code) for c in self._aside))
+            self.waiting.extend(self._aside)
+            self._aside = []
+            self._draw(n, "mulligan")
+            self.counters["mulligan_cards"] += n
+            yield from self._settle()
+        if not self.went_first:
+            self._opp_turn()
+        while True:
+            if self.turn >= self.turn_cap:
+                self.outcome, self.reason = "capped", "turn cap"
+                return
+            yield from self._my_turn()
+            self._opp_turn()
+
+    def _opp_turn(self) -> None:
+        self.oturn += 1
+        card = self._otop()
+        self.ohand.append(card)
+        if self.log is not None:
+            self.say("opp", "draw", f"goldfish draws 1 (hand {len(self.ohand)}, deck {len(self.odeck)})")
+        while self.pen_opp:  # refresh damage during its own draw
+            self.pen_opp -= 1
+            self.oclock.append(self._otop())
+            self.counters["opp_refresh_damage"] += 1
+            if self.log is not None:
+                self.say("opp", "damage", "refresh damage: 1 card to the clock (not cancelled)")
+            self._level_up_opp()
+        # Decision: the goldfish discards its earliest-drawn cards down to 7.
+        while len(self.ohand) > HAND_LIMIT:
+            self.owaiting.append(self.ohand.pop(0))
+            if self.log is not None:
+                self.say("opp", "discard", "goldfish discards down to 7")
+
+    def _my_turn(self) -> Generator[str, tuple, None]:
+        self.turn += 1
+        turn = self.turn
+        log = self.log
+        self._dealt_before = self.counters["damage_dealt"]
+        # 1. stand
+        stage = self.stage
+        for s in range(5):
+            self.stage_state[s] = STAND
+            self.entered[s] = False
+        # 2. draw
+        if log is not None:
+            self.say("me", "turn", f"turn {turn}: level {len(self.level)}, clock {len(self.clock)}, "
+                                   f"stock {len(self.stock)}, hand {len(self.hand)}, deck {len(self.deck)}")
+        self._draw(1)
+        yield from self._settle()
+        # 3. clock
+        if self.hand:
+            choice = yield "clock"
+            if choice[0] == "clock":
+                card = take(self.hand, choice[1])
+                self.clock.append(card)
+                self.counters["clocked"] += 1
+                if log is not None:
+                    self.say("me", "clock", f"clock {self.name(card.code)}; draw 2")
+                yield from self._level_up_me()
+                self._draw(2, "clock draw")
+                yield from self._settle()
+        # 4. main
+        self._note_playable(turn)
+        while True:
+            choice = yield "main"
+            kind = choice[0]
+            if kind == "end":
+                break
+            if kind == "play":
+                yield from self._play_character(choice[1], choice[2])
+            elif kind == "event":
+                card = take(self.hand, choice[1])
+                self._pay(card.cost or 0)
+                self.waiting.append(card)
+                self.counters["events_played"] += 1
+                if log is not None:
+                    self.say("me", "play", f"event {self.name(card.code)} (effect not modelled), to the waiting room")
+            elif kind == "move":
+                a, b = choice[1], choice[2]
+                stage[a], stage[b] = stage[b], stage[a]
+                st = self.stage_state
+                st[a], st[b] = st[b], st[a]
+                en = self.entered
+                en[a], en[b] = en[b], en[a]
+                if log is not None:
+                    self.say("me", "move", f"{SLOTS[a]} <-> {SLOTS[b]}")
+            self._note_playable(turn)
+        # 5. climax
+        for c in self.hand:
+            if c.card_type == "climax":
+                if c.code not in self.first_playable and self._color_ok(c, None):
+                    self.first_playable[c.code] = turn
+        if any(c.card_type == "climax" and self._color_ok(c, None) for c in self.hand):
+            choice = yield "climax"
+            if choice[0] == "place":
+                card = take(self.hand, choice[1])
+                self.climax = card
+                self.power_bonus, self.soul_bonus = self.bonus.get(card.code, (0, 0))
+                self.counters["climaxes_placed"] += 1
+                if log is not None:
+                    self.say("me", "climax", f"place {self.name(card.code)}: all characters +{self.power_bonus} "
+                                             f"power, +{self.soul_bonus} soul until end of turn")
+        # 6. attack
+        self.attacks_left = 1 if (turn == 1 and self.went_first) else 3
+        while self.attacks_left > 0 and self._attackers():
+            choice = yield "attack"
+            if choice[0] == "end":
+                break
+            yield from self._attack(choice[1])
+        # encore step: the turn player's reversed characters, then the goldfish's (it has none)
+        for s in range(5):
+            if stage[s] is not None and self.stage_state[s] == REVERSED:
+                yield from self._leave_stage(s, "reversed")
+        # 7. end
+        if self.climax is not None:
+            self.waiting.append(self.climax)
+            if log is not None:
+                self.say("me", "end", f"climax {self.name(self.climax.code)} to the waiting room")
+            self.climax = None
+        self.power_bonus = self.soul_bonus = 0
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            card = take(self.hand, code)
+            self.waiting.append(card)
+            if log is not None:
+                self.say("me", "discard", f"hand limit: {self.name(card.code)}")
+        self.damage_by_turn.append(self.counters["damage_dealt"] - self._dealt_before)
+
+    def _note_playable(self, turn: int) -> None:
+        fp = self.first_playable
+        colors = None
+        for c in self.hand:
+            if c.code not in fp and c.card_type != "climax":
+                if colors is None:
+                    colors = self.colors_available()
+                if self.can_play(c, colors):
+                    fp[c.code] = turn
+
+    def _attackers(self) -> list[int]:
+        return [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
+
+    def _pay(self, n: int) -> None:
+        if n > len(self.stock):
+            raise ValueError(f"cannot pay {n} stock with {len(self.stock)}")
+        for _ in range(n):
+            self.waiting.append(self.stock.pop())  # stock is paid from the top
+
+    def _play_character(self, code: str, slot: int) -> Generator[str, tuple, None]:
+        card = take(self.hand, code)
+        if not self.can_play(card):
+            self.hand.append(card)
+            raise ValueError(f"{code} cannot be played now (level, cost or color)")
+        self._pay(card.cost or 0)
+        self.counters["characters_played"] += 1
+        if self.log is not None:
+            self.say("me", "play", f"{self.name(code)} to {SLOTS[slot]} (level {card.level}, pays {card.cost} stock)")
+        if self.stage[slot] is not None:
+            yield from self._leave_stage(slot, "replaced", occupied_after=True)
+        self.stage[slot] = card
+        self.stage_state[slot] = STAND
+        self.entered[slot] = True
+
+    def _leave_stage(self, slot: int, why: str, occupied_after: bool = False) -> Generator[str, tuple, None]:
+        """A character goes from the stage to the waiting room; its default Encore [3 stock] may
+        bring it back rested to the slot it left. Decision: a replaced character cannot encore
+        (its slot is taken by the new character)."""
+        card = self.stage[slot]
+        self.stage[slot] = None
+        self.waiting.append(card)  # type: ignore[arg-type]
+        if self.log is not None:
+            self.say("me", "waiting", f"{self.name(card.code)} ({why}) to the waiting room")  # type: ignore[union-attr]
+        if not occupied_after and len(self.stock) >= ENCORE_COST:
+            choice = yield "encore"
+            if choice[0] == "encore":
+                self._pay(ENCORE_COST)
+                self.waiting.remove(card)  # type: ignore[arg-type]
+                self.stage[slot] = card
+                self.stage_state[slot] = REST
+                self.counters["encores"] += 1
+                if self.log is not None:
+                    self.say("me", "encore", f"pay 3 stock: {self.name(card.code)} back rested to {SLOTS[slot]}")  # type: ignore[union-attr]
+
+    def _attack(self, slot: int) -> Generator[str, tuple, None]:
+        log = self.log
+        c = self.counters
+        if self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT:
+            raise ValueError(f"no standing front-row character in {SLOTS[slot]}")
+        self.attacks_left -= 1
+        self.stage_state[slot] = REST
+        attacker = self.stage[slot]
+        c["attacks"] += 1
+        # declare: the goldfish stage is empty, so it is a direct attack (+1 soul)
+        soul = self.soul_of(slot) + 1
+        if log is not None:
+            self.say("me", "attack", f"{self.name(attacker.code)} ({SLOTS[slot]}) direct attack, "  # type: ignore[union-attr]
+                                     f"power {self.power_of(slot)}, soul {soul - 1}+1")
+        # trigger step
+        card = self._top()
+        self.resolving.append(card)
+        shot = False
+        to_hand = False
+        for icon in card.triggers:
+            key = "trigger_" + icon
+            c[key] = c.get(key, 0) + 1
+            if icon == "soul":
+                soul += 1
+            elif icon == "draw":
+                if (yield "draw")[0] == "yes":
+                    self._draw(1, "draw trigger")
+            elif icon == "pool":
+                if self.deck and (yield "pool")[0] == "yes":
+                    self.stock.append(self._top())
+                    if log is not None:
+                        self.say("me", "trigger", "pool: top card of the deck to stock")
+            elif icon == "treasure":
+                to_hand = True
+                if self.deck and (yield "pool")[0] == "yes":
+                    self.stock.append(self._top())
+                    if log is not None:
+                        self.say("me", "trigger", "treasure: top card of the deck to stock")
+            elif icon == "shot":
+                shot = True
+            elif icon == "comeback":
+                if any(x.card_type == "character" for x in self.waiting):
+                    choice = yield "comeback"
+                    if choice[0] == "take":
+                        self.hand.append(take(self.waiting, choice[1]))
+                        if log is not None:
+                            self.say("me", "trigger", f"comeback: {self.name(choice[1])} from the waiting room to hand")
+            elif icon == "gate":
+                if any(x.card_type == "climax" for x in self.waiting):
+                    choice = yield "gate"
+                    if choice[0] == "take":
+                        self.hand.append(take(self.waiting, choice[1]))
+                        if log is not None:
+                            self.say("me", "trigger", f"gate: {self.name(choice[1])} from the waiting room to hand")
+            elif icon == "choice":
+                if any(x.card_type == "character" and "soul" in x.triggers for x in self.waiting):
+                    choice = yield "choice"
+                    if choice[0] != "skip":
+                        got = take(self.waiting, choice[1])
+                        (self.hand if choice[0] == "hand" else self.stock).append(got)
+                        if log is not None:
+                            self.say("me", "trigger", f"choice: {self.name(choice[1])} to {choice[0]}")
+            elif icon == "standby":
+                lim = len(self.level) + 1
+                if any(x.card_type == "character" and (x.level or 0) <= lim for x in self.waiting):
+                    choice = yield "standby"
+                    if choice[0] == "place":
+                        got = take(self.waiting, choice[1])
+                        s = choice[2]
+                        if self.stage[s] is not None:
+                            yield from self._leave_stage(s, "replaced", occupied_after=True)
+                        self.stage[s] = got
+                        self.stage_state[s] = REST
+                        if log is not None:
+                            self.say("me", "trigger", f"standby: {self.name(choice[1])} onto {SLOTS[s]}, rested")
+            # "return" targets an opponent's character: the goldfish stage is empty, nothing happens
+        self.resolving.remove(card)
+        if to_hand:
+            self.hand.append(card)
+        else:
+            self.stock.append(card)
+        if log is not None:
+            icons = "+".join(card.triggers) or "no icon"
+            self.say("me", "trigger", f"trigger check: {self.name(card.code)} ({icons}) to "
+                                      f"{'hand' if to_hand else 'stock'}; soul now {soul}")
+        yield from self._settle()
+        # damage step
+        c["attack_soul"] += soul
+        c["damage_events"] += 1
+        dealt = self._damage(soul)
+        if dealt:
+            c["damage_dealt"] += dealt
+        else:
+            c["cancels"] += 1
+            if shot:
+                c["shots"] += 1
+                d2 = self._damage(1, "shot")
+                c["shot_damage"] += d2
+                c["damage_dealt"] += d2
+        yield from self._settle()
+
+    def _damage(self, amount: int, what: str = "damage") -> int:
+        """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
+        revealed = self.orevealed
+        for _ in range(amount):
+            card = self._otop()
+            revealed.append(card)
+            if card.card_type == "climax":
+                self.owaiting.extend(revealed)
+                if self.log is not None:
+                    self.say("me", "cancel", f"{what} {amount}: climax revealed on card {len(revealed)}; "
+                                             f"cancelled, {len(revealed)} card(s) to the goldfish's waiting room")
+                revealed.clear()
+                return 0
+        self.oclock.extend(revealed)
+        revealed.clear()
+        if self.log is not None:
+            self.say("me", "damage", f"{what} {amount}: goldfish takes {amount} (clock {len(self.oclock)}, "
+                                     f"level {len(self.olevel)})")
+        self._level_up_opp()
+        return amount
+
+    # -- options -------------------------------------------------------------------------------
+    def options_mulligan(self) -> list[tuple]:
+        return [("keep",)] + [("discard", code) for code in distinct_codes(self.hand)]
+
+    def options_clock(self) -> list[tuple]:
+        return [("skip",)] + [("clock", code) for code in distinct_codes(self.hand)]
+
+    def options_level_up(self) -> list[tuple]:
+        return [("level", code) for code in distinct_codes(self.clock[:7])]
+
+    def options_main(self) -> list[tuple]:
+        out: list[tuple] = [("end",)]
+        colors = self.colors_available()
+        for code in distinct_codes(self.hand):
+            card = next(c for c in self.hand if c.code == code)
+            if card.card_type == "climax" or not self.can_play(card, colors):
+                continue
+            if card.card_type == "character":
+                out.extend(("play", code, s) for s in range(5))
+            else:
+                out.append(("event", code))
+        stage = self.stage
+        for a in range(5):
+            for b in range(a + 1, 5):
+                if stage[a] is not None or stage[b] is not None:
+                    out.append(("move", a, b))
+        return out
+
+    def options_climax(self) -> list[tuple]:
+        return [("skip",)] + [("place", code) for code in distinct_codes(
+            c for c in self.hand if c.card_type == "climax" and self._color_ok(c, None))]
+
+    def options_attack(self) -> list[tuple]:
+        return [("end",)] + [("attack", s) for s in self._attackers()]
+
+    def options_draw(self) -> list[tuple]:
+        return [("yes",), ("no",)]
+
+    options_pool = options_draw
+
+    def options_comeback(self) -> list[tuple]:
+        return [("skip",)] + [("take", code) for code in distinct_codes(
+            c for c in self.waiting if c.card_type == "character")]
+
+    def options_gate(self) -> list[tuple]:
+        return [("skip",)] + [("take", code) for code in distinct_codes(
+            c for c in self.waiting if c.card_type == "climax")]
+
+    def options_choice(self) -> list[tuple]:
+        codes = distinct_codes(c for c in self.waiting if c.card_type == "character" and "soul" in c.triggers)
+        return [("skip",)] + [(where, code) for code in codes for where in ("hand", "stock")]
+
+    def options_standby(self) -> list[tuple]:
+        lim = len(self.level) + 1
+        codes = distinct_codes(c for c in self.waiting if c.card_type == "character" and (c.level or 0) <= lim)
+        return [("skip",)] + [("place", code, s) for code in codes for s in range(5)]
+
+    def options_encore(self) -> list[tuple]:
+        return [("skip",), ("encore",)]
+
+    def options_discard(self) -> list[tuple]:
+        return [("discard", code) for code in distinct_codes(self.hand)]
+
+    def label(self, kind: str, option: tuple) -> str:
+        verb = option[0]
+        if verb == "play":
+            return f"play {self.name(option[1])} to {SLOTS[option[2]]}"
+        if verb == "move":
+            return f"move {SLOTS[option[1]]} <-> {SLOTS[option[2]]}"
+        if verb == "attack":
+            return f"attack with {SLOTS[option[1]]}"
+        if verb == "place" and kind == "standby":
+            return f"standby {self.name(option[1])} to {SLOTS[option[2]]}"
+        if len(option) > 1:
+            return f"{kind}: {verb} {self.name(option[1])}"
+        return f"{kind}: {verb}"
+
+    # -- result --------------------------------------------------------------------------------
+    def result(self) -> GameResult:
+        c = self.counters
+        c["games"] = 1
+        damage = list(self.damage_by_turn)
+        if len(damage) < self.turn:  # the game ended during this turn
+            damage.append(c["damage_dealt"] - self._dealt_before)
+        if self.outcome == "win":
+            c["first_wins" if self.went_first else "second_wins"] = 1
+            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
+        c["first_games" if self.went_first else "second_games"] = 1
+        return GameResult(
+            index=self.index, outcome=self.outcome, turn=self.turn, reason=self.reason,
+            counters={k: v for k, v in c.items() if v},
+            per_turn={"damage": damage},
+            first_playable=dict(self.first_playable),
+        )
+
+
+COUNTERS = (
+    "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
+    "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
+    "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
+    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
+                                   "gate", "choice", "standby"))
+
+
+# -- the greedy pilot ----------------------------------------------------------------------------
+def _char_score(card: CardRecord) -> tuple:
+    return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
+
+
+class GreedyPilot(ScriptedPilot):
+    """Fill the front row with the best affordable characters, clock while it is safe, place the
+    best climax, attack with everything, take every optional trigger, keep the best cards."""
+
+    name = "greedy"
+
+    def decide(self, state: WSState, kind: str) -> tuple:
+        return getattr(self, "d_" + kind)(state)
+
+    # how much the pilot wants to keep a hand card (higher = keep)
+    @staticmethod
+    def keep_value(state: WSState, card: CardRecord, climaxes_in_hand: int) -> float:
+        if card.card_type == "climax":
+            return 1.0 if climaxes_in_hand <= 1 else 0.0
+        lv = card.level or 0
+        my = len(state.level)
+        if card.card_type == "event":
+            return 0.5
+        v = 10.0 + (card.soul or 0) * 3 + (card.power or 0) / 5000
+        if lv > my + 1:
+            v -= 6.0
+        return v
+
+    def d_mulligan(self, state: WSState) -> tuple:
+        for c in state.hand:
+            if c.card_type == "climax" or c.card_type == "event" or (c.level or 0) >= 2:
+                return ("discard", c.code)
+        return ("keep",)
+
+    def d_clock(self, state: WSState) -> tuple:
+        # Clock while it is safe: below level 3 with room, or at level 3 with clock <= 4; the
+        # goldfish never damages us, only refreshes do.
+        lv, ck = len(state.level), len(state.clock)
+        if lv >= 3 and ck >= 5:
+            return ("skip",)
+        if lv == 2 and ck >= 6 and len(state.deck) < 8:
+            return ("skip",)
+        cx = sum(1 for c in state.hand if c.card_type == "climax")
+        worst = min(state.hand, key=lambda c: self.keep_value(state, c, cx))
+        return ("clock", worst.code)
+
+    def d_level_up(self, state: WSState) -> tuple:
+        seven = state.clock[:7]
+        have = state.colors_available()
+        want = set()
+        for c in state.hand:
+            if c.card_type != "climax" and (c.level or 0) >= 1:
+                want.update(c.colors)
+        # a color we need and do not have yet, else a non-climax, else the first
+        for c in seven:
+            if c.card_type != "climax" and set(c.colors) & (want - have):
+                return ("level", c.code)
+        for c in seven:
+            if c.card_type != "climax":
+                return ("level", c.code)
+        return ("level", seven[0].code)
+
+    def d_main(self, state: WSState) -> tuple:
+        stage = state.stage
+        colors = state.colors_available()
+        best = None
+        for c in state.hand:
+            if c.card_type == "character" and state.can_play(c, colors):
+                if best is None or _char_score(c) > _char_score(best):
+                    best = c
+        if best is None:
+            return ("end",)
+        for s in FRONT:
+            if stage[s] is None:
+                return ("play", best.code, s)
+        # front row full: make room for a strictly better character
+        weakest = min(FRONT, key=lambda s: (_char_score(stage[s]), s))  # type: ignore[arg-type]
+        if _char_score(best)[0] > (stage[weakest].soul or 0) or (  # type: ignore[union-attr]
+            _char_score(best)[0] == (stage[weakest].soul or 0)  # type: ignore[union-attr]
+            and (best.level or 0) > (stage[weakest].level or 0) + 1  # type: ignore[union-attr]
+        ):
+            for b in (3, 4):
+                if stage[b] is None:
+                    return ("move", weakest, b)
+            return ("play", best.code, weakest)
+        return ("end",)
+
+    def d_climax(self, state: WSState) -> tuple:
+        if not state._attackers():
+            return ("skip",)
+        best = None
+        for c in state.hand:
+            if c.card_type == "climax" and state._color_ok(c, None):
+                p, s = state.bonus.get(c.code, (0, 0))
+                if best is None or (s, p) > best[0]:
+                    best = ((s, p), c.code)
+        return ("place", best[1]) if best else ("skip",)
+
+    def d_attack(self, state: WSState) -> tuple:
+        attackers = state._attackers()
+        if not attackers:
+            return ("end",)
+        # the first player's single first-turn attack goes to the highest soul
+        return ("attack", max(attackers, key=lambda s: (state.soul_of(s), -s)))
+
+    def d_draw(self, state: WSState) -> tuple:
+        return ("yes",)
+
+    d_pool = d_draw
+
+    def d_comeback(self, state: WSState) -> tuple:
+        chars = [c for c in state.waiting if c.card_type == "character"]
+        return ("take", max(chars, key=_char_score).code)
+
+    def d_gate(self, state: WSState) -> tuple:
+        cxs = [c for c in state.waiting if c.card_type == "climax"]
+        return ("take", max(cxs, key=lambda c: state.bonus.get(c.code, (0, 0))[::-1]).code)
+
+    def d_choice(self, state: WSState) -> tuple:
+        chars = [c for c in state.waiting if c.card_type == "character" and "soul" in c.triggers]
+        return ("hand", max(chars, key=_char_score).code)
+
+    def d_standby(self, state: WSState) -> tuple:
+        lim = len(state.level) + 1
+        chars = [c for c in state.waiting if c.card_type == "character" and (c.level or 0) <= lim]
+        best = max(chars, key=_char_score)
+        for s in (*FRONT, 3, 4):
+            if state.stage[s] is None:
+                return ("place", best.code, s)
+        return ("skip",)
+
+    def d_encore(self, state: WSState) -> tuple:
+        return ("encore",)
+
+    def d_discard(self, state: WSState) -> tuple:
+        cx = sum(1 for c in state.hand if c.card_type == "climax")
+        return ("discard", min(state.hand, key=lambda c: self.keep_value(state, c, cx)).code)
+
+
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_climaxes": 8}
+
+
+def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
+              log: EventLog | None) -> WSState:
+    return WSState(deck, rng, index, options, log)
+
+
+ENGINE = register(GameEngine(
+    game=GAME,
+    new_state=new_state,
+    pilots={"greedy": GreedyPilot},
+    default_options=DEFAULT_OPTIONS,
+    describe_options={
+        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
+                 "(first in even-numbered games), me, opp",
+        "dummy_climaxes": "climaxes in the goldfish's 50-card dummy deck (default 8)",
+        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+    },
+    ratios={
+        "damage_per_attack": ("damage_dealt", "attacks"),
+        "soul_per_attack": ("attack_soul", "attacks"),
+        "cancel_rate": ("cancels", "damage_events"),
+        "refreshes_per_game": ("refreshes", "games"),
+        "goldfish_refreshes_per_game": ("opp_refreshes", "games"),
+        "win_rate_going_first": ("first_wins", "first_games"),
+        "win_rate_going_second": ("second_wins", "second_games"),
+        "mean_win_turn_going_first": ("first_win_turns", "first_wins"),
+        "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
+    },
+    describe_extras={
+        "damage_per_attack": "cards put into the goldfish's clock per attack (cancelled attacks count 0)",
+        "soul_per_attack": "damage attempted per attack (soul incl. the +1 of a direct attack and soul triggers)",
+        "cancel_rate": "share of attack damage cancelled by a revealed climax",
+        "refreshes_per_game": "the player's own refreshes per game (each costs 1 refresh damage)",
+        "damage": "per-turn series: cards put into the goldfish's clock by attacks on that own turn",
+    },
+))
