@@ -12,3 +12,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("tcgdb")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Stale playtest jobs (lost worker) are failed by this periodic task when `celery beat` runs.
+app.conf.beat_schedule = {
+    "playtest-sweep-stale": {"task": "playtest.tasks.playtest_sweep_task", "schedule": 300.0},
+}

@@ -144,6 +144,20 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Playtest jobs (docs/playtest.md; defaults and the full list in playtest/conf.py).
+# Executor: "celery" with a broker, else "thread" = an in-process background thread, so a single
+# `./dev serve` runs jobs with live progress and nothing else to start.
+PLAYTEST_EXECUTOR = os.environ.get("PLAYTEST_EXECUTOR") or (
+    "celery" if not CELERY_BROKER_URL.startswith("memory://") else "thread"
+)
+PLAYTEST_CHUNK_SIZE = int(os.environ.get("PLAYTEST_CHUNK_SIZE", "1000"))
+PLAYTEST_MAX_GAMES_USER = int(os.environ.get("PLAYTEST_MAX_GAMES_USER", "100000"))
+PLAYTEST_MAX_GAMES_ANON = int(os.environ.get("PLAYTEST_MAX_GAMES_ANON", "10000"))
+PLAYTEST_MAX_ACTIVE_USER = int(os.environ.get("PLAYTEST_MAX_ACTIVE_USER", "3"))
+PLAYTEST_MAX_ACTIVE_ANON = int(os.environ.get("PLAYTEST_MAX_ACTIVE_ANON", "1"))
 
 # Production hardening (DJANGO_DEBUG=0): HTTPS-only cookies, HSTS, no sniffing, no framing.
 SECURE_CONTENT_TYPE_NOSNIFF = True

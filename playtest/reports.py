@@ -1,0 +1,145 @@
+"""What a report shows, computed from a job's stored snapshot and result (no engine run), plus the
+on-demand replay of one game from its seed."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rules import games as g
+from rules import odds
+from rules.cards import CardRecord
+from rules.engine.core import RunStats, play_game
+
+from . import conf
+from .models import PlaytestJob
+from .services import deck_from_snapshot
+
+OPENING_COUNTER = re.compile(r"^(?:opening|opening_hand)[:_](?P<code>.+)$")
+
+
+def _pct(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def deck_rows(job: PlaytestJob) -> list[dict[str, Any]]:
+    cards = job.card_data()
+    rows = []
+    for zone in g.ZONES:
+        for code, count in job.deck_counts().get(zone, {}).items():
+            c = cards.get(code, {})
+            rows.append({"zone": zone, "code": code, "count": count, "name": c.get("name", ""),
+                         "card_type": c.get("card_type", "")})
+    return rows
+
+
+def unmodelled_cards(job: PlaytestJob) -> list[dict[str, str]]:
+    out = []
+    for code, data in sorted(job.card_data().items()):
+        rec = CardRecord.from_dict(data)
+        if rec.unmodelled:
+            out.append({"code": code, "name": rec.name, "text": rec.text})
+    return out
+
+
+def opening_odds(job: PlaytestJob) -> list[dict[str, Any]]:
+    """Exact chance each main-deck card is in the opening hand, beside the engine's frequency when
+    the engine counts it (counter ``opening:<code>``: games whose opening hand held a copy)."""
+    main = job.deck_counts().get("main", {})
+    size = sum(main.values())
+    hand = g.CONSTANTS[job.game].opening_hand
+    counters = (job.result or {}).get("counters", {})
+    games = (job.result or {}).get("games", 0)
+    simulated: dict[str, int] = {}
+    for key, value in counters.items():
+        m = OPENING_COUNTER.match(key)
+        if m:
+            simulated[m.group("code")] = value
+    cards = job.card_data()
+    rows = []
+    for code, copies in sorted(main.items(), key=lambda kv: (-kv[1], kv[0])):
+        exact = odds.p_at_least(size, copies, hand)
+        by_t1 = odds.p_by_turn(job.game, size, copies, 1)
+        sim = _pct(simulated[code], games) if code in simulated and games else None
+        rows.append({"code": code, "name": cards.get(code, {}).get("name", ""), "copies": copies, "exact": exact,
+                     "exact_turn1": by_t1, "simulated": sim,
+                     "difference": None if sim is None else sim - exact})
+    return rows
+
+
+def extras(job: PlaytestJob) -> dict[str, Any]:
+    """Per-game counters (total and per game) and per-turn series (mean per game by own turn)."""
+    result = job.result or {}
+    games = result.get("games", 0) or 0
+    counters = [
+        {"name": k.replace("_", " "), "key": k, "total": v, "per_game": _pct(v, games)}
+        for k, v in sorted(result.get("counters", {}).items()) if not OPENING_COUNTER.match(k)
+    ]
+    # Derived rates the engines' counters allow (e.g. WS damage per attack, cancel rate).
+    c = result.get("counters", {})
+    derived = []
+    for num, den, label in (("damage", "attacks", "damage per attack"), ("damage_dealt", "attacks", "damage per attack"),
+                            ("cancels", "attacks", "cancel rate (per attack)"),
+                            ("cancelled", "attacks", "cancel rate (per attack)"),
+                            ("refreshes", None, "refreshes per game")):
+        if num in c and (den is None or c.get(den)):
+            derived.append({"name": label, "value": c[num] / (c[den] if den else games) if (den or games) else None})
+    series = []
+    for name, by_turn in sorted(result.get("per_turn", {}).items()):
+        turns = sorted(int(t) for t in by_turn)
+        series.append({"name": name.replace("_", " "), "key": name,
+                       "values": [{"turn": t, "mean": by_turn[str(t)] / games if games else 0} for t in turns]})
+    return {"counters": counters, "derived": derived, "series": series}
+
+
+def first_playable(job: PlaytestJob) -> list[dict[str, Any]]:
+    summary = job.summary or {}
+    games = summary.get("games", 0)
+    cards = job.card_data()
+    rows = []
+    for code, row in summary.get("first_playable", {}).items():
+        rows.append({"code": code, "name": cards.get(code, {}).get("name", ""), "share": _pct(row["games"], games),
+                     "mean_turn": row["mean_turn"], "earliest": row["earliest"]})
+    return rows
+
+
+def histogram_rows(job: PlaytestJob) -> list[dict[str, Any]]:
+    summary = job.summary or {}
+    games = summary.get("games", 0)
+    wins = {int(k): v for k, v in summary.get("win_histogram", {}).items()}
+    losses = {int(k): v for k, v in summary.get("loss_histogram", {}).items()}
+    cum = {int(k): v for k, v in summary.get("cumulative_win_probability", {}).items()}
+    last = max([*wins, *losses, *cum, 0])
+    return [{"turn": t, "wins": wins.get(t, 0), "share": _pct(wins.get(t, 0), games), "losses": losses.get(t, 0),
+             "cumulative": cum.get(t, cum.get(t - 1) if t > 1 else 0)} for t in range(1, last + 1)]
+
+
+def run_stats(job: PlaytestJob) -> RunStats | None:
+    return RunStats.from_dict(job.result) if job.result else None
+
+
+def game_replay(job: PlaytestJob, index: int) -> dict[str, Any]:
+    """Re-run game ``index`` from the job's seed with a full event log (nothing is stored)."""
+    if not 0 <= index < job.games:
+        raise IndexError(f"this job has games 0 to {job.games - 1}")
+    deck = deck_from_snapshot(job.game, job.snapshot)
+    result, log = play_game(deck, job.seed, index, options=job.options, pilot=job.pilot, log=True)
+    events = log.as_list() if log else []
+    limit = int(conf.get("PLAYTEST_MAX_LOG_EVENTS"))
+    turns: list[dict[str, Any]] = []
+    for e in events[:limit]:
+        key = (e["turn"], e["player"])
+        if not turns or (turns[-1]["turn"], turns[-1]["player"]) != key:
+            turns.append({"turn": e["turn"], "player": e["player"], "events": []})
+        turns[-1]["events"].append(e)
+    return {
+        "index": index,
+        "seed": job.seed,
+        "outcome": result.outcome,
+        "turn": result.turn,
+        "reason": result.reason,
+        "counters": result.counters,
+        "events": events[:limit],
+        "truncated": len(events) > limit,
+        "turns": turns,
+        "text": log.as_text() if log else "",
+    }

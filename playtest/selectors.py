@@ -1,0 +1,58 @@
+"""Reads for playtest jobs. Access: the owner, the anonymous session that created a job, or anyone
+holding its share slug."""
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Q, QuerySet
+
+from .models import PlaytestJob
+
+
+class PlaytestJobFilterSet(django_filters.FilterSet):
+    status = django_filters.MultipleChoiceFilter(choices=PlaytestJob.Status.choices)
+    game = django_filters.CharFilter()
+    deck_id = django_filters.NumberFilter()
+
+    class Meta:
+        model = PlaytestJob
+        fields = ["status", "game", "deck_id"]
+
+
+def _mine(*, user: Any, session_key: str) -> Q:
+    cond = Q(pk__in=[])
+    if user is not None and getattr(user, "is_authenticated", False):
+        cond |= Q(owner=user)
+    if session_key:
+        cond |= Q(owner__isnull=True, session_key=session_key)
+    return cond
+
+
+def playtest_is_mine(job: PlaytestJob, *, user: Any, session_key: str) -> bool:
+    """True for the job's owner (or, for an anonymous job, the session that created it)."""
+    if job.owner_id is not None:
+        return bool(user is not None and getattr(user, "is_authenticated", False) and job.owner_id == user.pk)
+    return bool(session_key) and job.session_key == session_key
+
+
+def playtest_list(*, user: Any, session_key: str, filters: dict | None = None) -> QuerySet[PlaytestJob]:
+    qs = PlaytestJob.objects.filter(_mine(user=user, session_key=session_key)).defer("snapshot", "result")
+    return PlaytestJobFilterSet(filters or {}, queryset=qs).qs
+
+
+def playtest_get(*, key: str | int, user: Any = None, session_key: str = "") -> PlaytestJob | None:
+    """A job by share slug (anyone) or by numeric id (its owner / creating session only)."""
+    key = str(key)
+    job = PlaytestJob.objects.filter(share_slug=key).select_related("owner").first()
+    if job is not None:
+        return job
+    if key.isdigit():
+        job = PlaytestJob.objects.filter(pk=int(key)).select_related("owner").first()
+        if job is not None and playtest_is_mine(job, user=user, session_key=session_key):
+            return job
+    return None
+
+
+def playtest_get_by_slug(slug: str) -> PlaytestJob | None:
+    return PlaytestJob.objects.filter(share_slug=slug).select_related("owner").first()

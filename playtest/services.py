@@ -1,0 +1,449 @@
+"""Writes for playtest jobs: create, enqueue, run a chunk, finalize, cancel, sweep.
+
+Every function that touches the queue is idempotent: a chunk's statistics are written once per
+(job, index) and the job's result is aggregated only from those rows, so retries and redelivered
+messages never double-count. Tasks (``playtest.tasks``) are thin wrappers around these.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from catalog.models import Card
+from rules import games as g
+from rules.cards import CardRecord
+from rules.engine.core import DEFAULT_TURN_CAP, Deck, RunStats, get_engine, run_games
+
+from . import conf
+from .models import PlaytestChunk, PlaytestJob
+
+log = logging.getLogger(__name__)
+
+Status = PlaytestJob.Status
+
+
+class PlaytestError(Exception):
+    """Bad input or a request over a limit; ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, errors: list[dict[str, Any]] | str, *, status: int | None = None, retry_after: int | None = None):
+        if isinstance(errors, str):
+            errors = [{"field": "non_field_errors", "code": "invalid", "message": errors}]
+        self.errors = errors
+        if status is not None:
+            self.status = status
+        self.retry_after = retry_after
+        super().__init__("; ".join(e["message"] for e in errors))
+
+    @property
+    def messages(self) -> list[str]:
+        return [e["message"] for e in self.errors]
+
+
+def _err(field: str, code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"field": field, "code": code, "message": message, **extra}
+
+
+# -- deck snapshots --------------------------------------------------------------------------------
+def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """Freeze a deck: its zone counts plus every card's full record, read from the catalog now.
+
+    Raises ``PlaytestError`` naming unknown codes, cards of another game, zones the game does not
+    have, and an empty main deck — all problems at once.
+    """
+    errors: list[dict[str, Any]] = []
+    if game not in g.GAMES:
+        raise PlaytestError([_err("game", "unknown_game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")])
+    clean: dict[str, dict[str, int]] = {}
+    for zone, entries in zones.items():
+        if zone not in g.GAME_ZONES[game]:
+            errors.append(_err("deck", "zone_not_allowed",
+                               f"{g.GAME_NAMES[game]} decks have no {zone!r} zone (zones: {', '.join(g.GAME_ZONES[game])})"))
+            continue
+        for code, count in entries.items():
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                errors.append(_err("deck", "invalid_count", f"{zone}: count of {code} must be a positive whole number (got {count!r})",
+                                   codes=[code]))
+                continue
+            clean.setdefault(zone, {})
+            clean[zone][code] = clean[zone].get(code, 0) + count
+    if not sum(clean.get("main", {}).values()):
+        errors.append(_err("deck", "empty_deck", "the main deck is empty"))
+    codes = sorted({code for entries in clean.values() for code in entries})
+    found = {c.code: c for c in Card.objects.filter(game=game, code__in=codes)}
+    missing = [c for c in codes if c not in found]
+    if missing:
+        elsewhere = dict(Card.objects.filter(code__in=missing).exclude(game=game).values_list("code", "game"))
+        wrong = [c for c in missing if c in elsewhere]
+        unknown = [c for c in missing if c not in elsewhere]
+        if unknown:
+            errors.append(_err("deck", "unknown_card", f"unknown {game} card code(s): {', '.join(unknown)}", codes=unknown))
+        if wrong:
+            errors.append(_err("deck", "wrong_game", "card(s) of another game: "
+                               + ", ".join(f"{c} ({elsewhere[c]})" for c in wrong), codes=wrong))
+    if errors:
+        raise PlaytestError(errors)
+    return {
+        "zones": {z: dict(sorted(e.items())) for z, e in clean.items()},
+        "cards": {code: _jsonable(found[code].to_dict()) for code in codes},
+    }
+
+
+def deck_from_snapshot(game: str, snapshot: Mapping[str, Any]) -> Deck:
+    cards = {code: CardRecord.from_dict(data) for code, data in snapshot["cards"].items()}
+    return Deck.from_counts(game, snapshot["zones"], cards)
+
+
+def _construction_errors(game: str, snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The deck's construction-rule errors, from the decks app's validator when it is installed."""
+    try:
+        from rules.construction import validate_deck  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    cards = {code: CardRecord.from_dict(d) for code, d in snapshot["cards"].items()}
+    try:
+        report = validate_deck(game, snapshot["zones"], cards)
+    except TypeError:  # a different signature: skip rather than refuse every job
+        log.warning("rules.construction.validate_deck has an unexpected signature; skipping validation")
+        return []
+    problems = report.get("errors", []) if isinstance(report, Mapping) else getattr(report, "errors", report)
+    out = []
+    for p in problems or []:
+        d = p if isinstance(p, Mapping) else getattr(p, "as_dict", lambda p=p: {"message": str(p)})()
+        out.append(_err("deck", d.get("code", "invalid_deck"), d.get("message", str(d)), codes=list(d.get("cards", d.get("codes", [])))))
+    return out
+
+
+# -- limits ----------------------------------------------------------------------------------------
+def _active_jobs(*, owner: Any, session_key: str, client_ip: str | None):
+    qs = PlaytestJob.objects.filter(status__in=PlaytestJob.ACTIVE)
+    if owner is not None:
+        return qs.filter(owner=owner)
+    cond = Q(owner__isnull=True) & (Q(session_key=session_key) if session_key else Q(pk__in=[]))
+    if client_ip:
+        cond |= Q(owner__isnull=True, client_ip=client_ip)
+    return qs.filter(cond)
+
+
+def _check_limits(*, owner: Any, session_key: str, client_ip: str | None, games: Any, turn_cap: int) -> None:
+    anon = owner is None
+    cap = conf.get("PLAYTEST_MAX_GAMES_ANON" if anon else "PLAYTEST_MAX_GAMES_USER")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise PlaytestError([_err("games", "invalid", f"games must be a whole number (got {games!r})")])
+    if games < 1:
+        raise PlaytestError([_err("games", "min_value", f"games must be at least 1 (got {games})")])
+    if games > cap:
+        hint = f"; signed-in users may run up to {conf.get('PLAYTEST_MAX_GAMES_USER'):,}" if anon else ""
+        raise PlaytestError([_err("games", "max_value", f"at most {cap:,} games per job{' for anonymous use' if anon else ''} "
+                                                        f"(asked for {games:,}){hint}", limit=cap)])
+    max_turns = conf.get("PLAYTEST_MAX_TURN_CAP")
+    if not 1 <= turn_cap <= max_turns:
+        raise PlaytestError([_err("turn_cap", "max_value", f"turn_cap must be between 1 and {max_turns} (got {turn_cap})",
+                                  limit=max_turns)])
+    limit = conf.get("PLAYTEST_MAX_ACTIVE_ANON" if anon else "PLAYTEST_MAX_ACTIVE_USER")
+    active = _active_jobs(owner=owner, session_key=session_key, client_ip=client_ip).count()
+    if active >= limit:
+        who = "anonymous use (per browser session and address)" if anon else "your account"
+        raise PlaytestError(
+            [_err("non_field_errors", "too_many_active_jobs",
+                  f"{active} playtest job(s) already queued or running for {who}; the limit is {limit}. "
+                  "Wait for one to finish or cancel it.", limit=limit)],
+            status=429, retry_after=30,
+        )
+
+
+def _resolve_options(game: str, engine: Any, pilot: str | None, options: Any) -> tuple[str, dict[str, Any]]:
+    errors = []
+    pilot = pilot or engine.default_pilot
+    if pilot not in engine.pilots:
+        errors.append(_err("pilot", "invalid_choice", f"unknown pilot {pilot!r} for {game}; expected one of {', '.join(engine.pilots)}"))
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise PlaytestError([_err("options", "invalid", "options must be an object")])
+    defaults = dict(engine.default_options)
+    clean: dict[str, Any] = {}
+    for key, value in options.items():
+        if key == "turn_cap":
+            errors.append(_err("options", "invalid", "set turn_cap as its own field, not inside options"))
+        elif key not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            errors.append(_err("options", "unknown_option", f"unknown {game} goldfish option {key!r} (known: {known})"))
+        else:
+            want = type(defaults[key])
+            ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                ok, value = True, float(value)
+            if not ok:
+                errors.append(_err("options", "invalid", f"option {key!r} must be {want.__name__} (got {value!r})"))
+            elif isinstance(value, int | float) and value < 0:
+                errors.append(_err("options", "invalid", f"option {key!r} cannot be negative (got {value!r})"))
+            else:
+                clean[key] = value
+    if errors:
+        raise PlaytestError(errors)
+    merged: dict[str, Any] = dict(defaults)
+    if engine.catalog_options is not None:
+        records = (c.to_record() for c in Card.objects.filter(game=game).iterator())
+        merged.update(_jsonable(engine.catalog_options(records)))
+    merged.update(clean)
+    return pilot, _jsonable(merged)
+
+
+# -- create / enqueue ------------------------------------------------------------------------------
+def playtest_create(
+    *,
+    game: str,
+    zones: Mapping[str, Mapping[str, int]],
+    games: Any,
+    owner: Any = None,
+    session_key: str = "",
+    client_ip: str | None = None,
+    seed: int | None = None,
+    pilot: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    turn_cap: int | None = None,
+    name: str = "",
+    source: str = PlaytestJob.Source.TEXT,
+    deck_id: int | None = None,
+    deck_version: int | None = None,
+    deck_slug: str = "",
+) -> PlaytestJob:
+    """Validate, snapshot and store a job, then queue it once the transaction commits."""
+    if owner is not None and not getattr(owner, "is_authenticated", False):
+        owner = None
+    playtest_sweep_stale()
+    try:
+        engine = get_engine(game) if game in g.GAMES else None
+    except KeyError:
+        engine = None
+    if game not in g.GAMES:
+        raise PlaytestError([_err("game", "unknown_game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")])
+    if engine is None:
+        raise PlaytestError([_err("game", "no_engine", f"there is no goldfish engine for {g.GAME_NAMES[game]} yet")])
+    if turn_cap is None:
+        turn_cap = int(engine.default_options.get("turn_cap", DEFAULT_TURN_CAP))
+    if isinstance(turn_cap, bool) or not isinstance(turn_cap, int):
+        raise PlaytestError([_err("turn_cap", "invalid", f"turn_cap must be a whole number (got {turn_cap!r})")])
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        raise PlaytestError([_err("seed", "invalid", f"seed must be a whole number from 0 to 2^63-1 (got {seed!r})")])
+    _check_limits(owner=owner, session_key=session_key, client_ip=client_ip, games=games, turn_cap=turn_cap)
+    pilot, opts = _resolve_options(game, engine, pilot, options)
+    opts["turn_cap"] = turn_cap
+    snapshot = snapshot_build(game=game, zones=zones)
+    problems = _construction_errors(game, snapshot)
+    if problems:
+        raise PlaytestError(problems)
+    chunk_size = max(1, int(conf.get("PLAYTEST_CHUNK_SIZE")))
+    with transaction.atomic():
+        job = PlaytestJob.objects.create(
+            owner=owner, session_key=session_key or "", client_ip=client_ip, game=game, name=name[:200],
+            source=source, deck_id=deck_id, deck_version=deck_version, deck_slug=deck_slug or "",
+            snapshot=snapshot, games=games, seed=secrets.randbits(48) if seed is None else seed, pilot=pilot,
+            options=opts, turn_cap=turn_cap, chunk_size=chunk_size, chunks_total=math.ceil(games / chunk_size),
+        )
+        job_id = job.pk
+        transaction.on_commit(lambda: playtest_enqueue(job_id=job_id))
+    return job
+
+
+def chunk_task_id(job_id: int, index: int) -> str:
+    """Deterministic Celery task id of a chunk, so a job's chunks can be revoked without a lookup."""
+    return f"playtest-{job_id}-{index}"
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _thread_pool() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=int(conf.get("PLAYTEST_THREADS")), thread_name_prefix="playtest")
+        return _pool
+
+
+def playtest_enqueue(*, job_id: int) -> None:
+    """Hand a job to whatever runs jobs here (see ``conf.executor``)."""
+    mode = conf.executor()
+    job = PlaytestJob.objects.only("chunks_total", "status").get(pk=job_id)
+    if job.status not in PlaytestJob.ACTIVE:
+        return
+    if mode == "celery":
+        from celery import group
+
+        from .tasks import playtest_chunk_task
+
+        group(
+            playtest_chunk_task.si(job_id, i).set(task_id=chunk_task_id(job_id, i)) for i in range(job.chunks_total)
+        ).apply_async()
+        PlaytestJob.objects.filter(pk=job_id).update(task_ids=[chunk_task_id(job_id, i) for i in range(job.chunks_total)])
+    elif mode == "thread":
+        _thread_pool().submit(_run_in_thread, job_id)
+    elif mode == "inline":
+        playtest_run_all(job_id=job_id)
+    else:
+        raise ValueError(f"unknown PLAYTEST_EXECUTOR {mode!r} (celery, thread or inline)")
+
+
+def _run_in_thread(job_id: int) -> None:
+    close_old_connections()
+    try:
+        playtest_run_all(job_id=job_id)
+    except Exception:  # noqa: BLE001 - a background thread must not die silently
+        log.exception("playtest job %s failed in its background thread", job_id)
+    finally:
+        connection.close()
+
+
+def playtest_run_all(*, job_id: int) -> None:
+    """Run every chunk of a job in this process, in order (embedded default and inline mode)."""
+    total = PlaytestJob.objects.values_list("chunks_total", flat=True).get(pk=job_id)
+    for index in range(total):
+        if not playtest_chunk_run(job_id=job_id, index=index) and _status(job_id) not in PlaytestJob.ACTIVE:
+            return
+
+
+# -- chunks ----------------------------------------------------------------------------------------
+def _status(job_id: int) -> str | None:
+    return PlaytestJob.objects.filter(pk=job_id).values_list("status", flat=True).first()
+
+
+def playtest_chunk_run(*, job_id: int, index: int, worker: str = "") -> bool:
+    """Play chunk ``index`` of a job and store its statistics; True if this call stored them.
+
+    Safe to call any number of times: a chunk already stored, or a job that is finished (done,
+    failed, cancelled), is a no-op. A cancellation is noticed between batches inside the chunk.
+    """
+    job = PlaytestJob.objects.filter(pk=job_id).first()
+    if job is None or job.status not in PlaytestJob.ACTIVE:
+        return False
+    if not 0 <= index < job.chunks_total:
+        raise ValueError(f"job {job_id} has chunks 0..{job.chunks_total - 1}, not {index}")
+    if PlaytestChunk.objects.filter(job_id=job_id, index=index).exists():
+        playtest_finalize(job_id=job_id)
+        return False
+    now = timezone.now()
+    PlaytestJob.objects.filter(pk=job_id, status=Status.QUEUED).update(status=Status.RUNNING, started=now)
+    PlaytestJob.objects.filter(pk=job_id).update(heartbeat=now)
+    games = job.chunk_range(index)
+    step = max(1, int(conf.get("PLAYTEST_CANCEL_CHECK_GAMES")))
+    t0 = time.perf_counter()
+    try:
+        deck = deck_from_snapshot(job.game, job.snapshot)
+        stats = RunStats(game=job.game)
+        for start in range(games.start, games.stop, step):
+            if start != games.start and _status(job_id) not in PlaytestJob.ACTIVE:
+                return False
+            stats.merge(run_games(deck, job.seed, range(start, min(games.stop, start + step)),
+                                  options=job.options, pilot=job.pilot))
+    except Exception as exc:  # an engine error fails the job with a message (retrying cannot help)
+        log.exception("playtest job %s chunk %s failed", job_id, index)
+        PlaytestJob.objects.filter(pk=job_id, status__in=PlaytestJob.ACTIVE).update(
+            status=Status.FAILED, finished=timezone.now(),
+            error=f"the engine failed on games {games.start}-{games.stop - 1}: {type(exc).__name__}: {exc}"[:2000],
+        )
+        return False
+    seconds = time.perf_counter() - t0
+    try:
+        with transaction.atomic():
+            PlaytestChunk.objects.create(
+                job_id=job_id, index=index, start=games.start, stop=games.stop, stats=stats.to_dict(),
+                seconds=seconds, worker=(worker or socket.gethostname())[:200],
+            )
+            PlaytestJob.objects.filter(pk=job_id).update(
+                progress=F("progress") + len(games), compute_seconds=F("compute_seconds") + seconds,
+                heartbeat=timezone.now(),
+            )
+    except IntegrityError:  # the same chunk finished concurrently elsewhere: it is counted once
+        return False
+    finally:
+        playtest_finalize(job_id=job_id)
+    return True
+
+
+def playtest_finalize(*, job_id: int) -> bool:
+    """Combine the chunk rows into the job's result once all of them exist; True if it finished now."""
+    with transaction.atomic():
+        job = PlaytestJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.status not in PlaytestJob.ACTIVE:
+            return False
+        rows = list(PlaytestChunk.objects.filter(job_id=job_id).order_by("index").values_list("stats", flat=True))
+        if len(rows) < job.chunks_total:
+            return False
+        total = RunStats(game=job.game)
+        for data in rows:
+            total.merge(RunStats.from_dict(data))
+        job.result = total.to_dict()
+        job.summary = _jsonable(total.summary())
+        job.status = Status.DONE
+        job.progress = total.games
+        job.finished = timezone.now()
+        job.started = job.started or job.finished
+        job.save(update_fields=["result", "summary", "status", "progress", "finished", "started"])
+        return True
+
+
+# -- cancel / sweep --------------------------------------------------------------------------------
+def playtest_cancel(*, job: PlaytestJob) -> bool:
+    """Cancel a queued or running job; its remaining chunks exit early. False if it already ended."""
+    with transaction.atomic():
+        n = PlaytestJob.objects.filter(pk=job.pk, status__in=PlaytestJob.ACTIVE).update(
+            status=Status.CANCELLED, finished=timezone.now(), error="cancelled by its owner"
+        )
+        if n and job.task_ids:
+            ids = list(job.task_ids)
+            transaction.on_commit(lambda: _revoke(ids))
+    job.refresh_from_db()
+    return bool(n)
+
+
+def _revoke(task_ids: list[str]) -> None:
+    try:
+        from config.celery import app
+
+        app.control.revoke(task_ids)
+    except Exception:  # noqa: BLE001 - revoking is best effort; the chunks also check the status
+        log.warning("could not revoke playtest tasks %s", task_ids[:3], exc_info=True)
+
+
+def playtest_sweep_stale(*, now: Any = None) -> int:
+    """Fail jobs that stopped making progress (a lost worker or a restarted server). Returns how many."""
+    now = now or timezone.now()
+    stale = int(conf.get("PLAYTEST_STALE_SECONDS"))
+    queued = int(conf.get("PLAYTEST_QUEUED_TIMEOUT"))
+    n = PlaytestJob.objects.filter(status=Status.RUNNING, heartbeat__lt=now - timedelta(seconds=stale)).update(
+        status=Status.FAILED, finished=now,
+        error=f"no progress for over {stale} seconds: the worker running it was probably lost. Start the job again.",
+    )
+    n += PlaytestJob.objects.filter(status=Status.QUEUED, created__lt=now - timedelta(seconds=queued)).update(
+        status=Status.FAILED, finished=now,
+        error=f"not started within {queued} seconds: no worker picked it up. Start the job again.",
+    )
+    return n
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _jsonable(value: Any) -> Any:
+    """JSON-safe copy: NaN/inf become None, tuples become lists, keys become strings."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    return value
