@@ -1,0 +1,651 @@
+"""Prism Connect goldfish engine (GAMES.md §1).
+
+The goldfish starts at 25 life, never blocks and plays nothing; the player wins when its life
+reaches 0 and loses when the deck, connect gauge and discard pile are all empty at a rebuild.
+
+The rules are one generator, ``PCState.script`` (see ``core.ScriptedState``). Decision kinds:
+
+- ``mulligan``: ``("bottom", code)`` puts a hand card on the bottom of the deck (in the order
+  chosen), ``("keep",)`` ends and draws as many as were put back;
+- ``main`` (Main 1 and Main 2): ``("deploy", code, "front"|"back")`` (once per turn; cost = that
+  many characters on your field), ``("back", code)`` (the "no affordable character" rule: one
+  character that does not meet its cost to the back area, instead of a deploy), ``("return", code)``
+  (once per turn: discard an identical card to move a back-area character to the front),
+  ``("event", code)``, ``("scene", code)`` (effects are text, so unmodelled), ``("end",)``;
+- ``attack``: ``("attack", i)`` / ``("connect", i)`` with front-line position ``i``, ``("end",)``;
+- ``discard``: ``("discard", code)`` down to the hand limit of 6.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from ..cards import CardRecord
+from ..identity import card_identity
+from ._zones import DeckCache, distinct_codes, take
+from .core import (
+    Deck,
+    EventLog,
+    GameEngine,
+    GameResult,
+    ScriptedPilot,
+    ScriptedState,
+    register,
+    who_goes_first,
+)
+
+GAME = "pc"
+LIFE = 25
+OPENING_HAND = 6
+HAND_LIMIT = 6
+
+
+class GameOver(Exception):
+    pass
+
+
+def _deck_info(deck: Deck) -> dict[str, Any]:
+    names = {c.code: c.name for c in deck.main}
+    ident = {c.code: card_identity(c) for c in deck.main}
+    return {"names": names, "ident": ident}
+
+
+_INFO = DeckCache(_deck_info)
+
+
+class PCState(ScriptedState):
+    """One goldfish game of Prism Connect. Zones are public attributes so tests can set them up.
+
+    Front line: parallel lists ``front`` (cards), ``front_rest``, ``front_new`` (entered or
+    returned this turn: cannot attack), ``front_attacked``. Back area: ``back`` / ``back_rest``
+    (characters and scenes). Connect gauge: ``gauge`` with ``gauge_up`` (face-up flags); the top is
+    the end of the list, like the deck.
+    """
+
+    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
+                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
+                 setup: bool = True) -> None:
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        self.rng = rng
+        self.log = log
+        self.index = index
+        self.turn_cap = int(opts.get("turn_cap") or 40)
+        info = _INFO.get(deck)
+        self.names: dict[str, str] = info["names"]
+        self.ident: dict[str, str] = info["ident"]
+        self.deck: list[CardRecord] = list(deck.main)
+        self.hand: list[CardRecord] = []
+        self.discard: list[CardRecord] = []
+        self.front: list[CardRecord] = []
+        self.front_rest: list[bool] = []
+        self.front_new: list[bool] = []
+        self.front_attacked: list[bool] = []
+        self.back: list[CardRecord] = []
+        self.back_rest: list[bool] = []
+        self.gauge: list[CardRecord] = []
+        self.gauge_up: list[bool] = []
+        self.resolving: list[CardRecord] = []
+        self.life = LIFE
+        self.opp_life = int(opts.get("goldfish_life", LIFE))
+        # scenario hook (tests): a standing goldfish character that blocks every attack
+        self.blocker: CardRecord | None = None
+        self.first_option = str(opts.get("first", "random"))
+        self.went_first = True
+        self.turn = 0
+        self.deployed = False
+        self.returned = False
+        self.events_used: set[str] = set()
+        self.outcome = "capped"
+        self.reason = "turn cap"
+        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
+        self.life_by_turn: list[int] = []
+        self._taken_before = 0
+        self.first_playable: dict[str, int] = {}
+        self._aside: list[CardRecord] = []
+        if setup:
+            self.start()
+
+    # -- helpers -------------------------------------------------------------------------------
+    def name(self, code: str) -> str:
+        return f"{code} {self.names.get(code, '')}".strip()
+
+    def say(self, kind: str, text: str, player: str = "me") -> None:
+        self.log.add(self.turn, player, kind, text)  # type: ignore[union-attr]
+
+    def field_characters(self) -> int:
+        n = len(self.front)
+        for c in self.back:
+            if c.card_type == "character":
+                n += 1
+        return n
+
+    def cost_met(self, card: CardRecord, field: int | None = None) -> bool:
+        return (card.cost or 0) <= (self.field_characters() if field is None else field)
+
+    def on_front(self, card: CardRecord) -> bool:
+        ident = self.ident.get(card.code) or card_identity(card)
+        for c in self.front:
+            if (self.ident.get(c.code) or card_identity(c)) == ident:
+                return True
+        return False
+
+    def zone_sizes(self) -> dict[str, int]:
+        return {"deck": len(self.deck), "hand": len(self.hand), "discard": len(self.discard),
+                "front": len(self.front), "back": len(self.back), "gauge": len(self.gauge),
+                "resolving": len(self.resolving) + len(self._aside)}
+
+    def all_my_cards(self) -> list[CardRecord]:
+        return (self.deck + self.hand + self.discard + self.front + self.back + self.gauge
+                + self.resolving + self._aside)
+
+    def _end(self, outcome: str, reason: str) -> None:
+        self.outcome = outcome
+        self.reason = reason
+        if self.log is not None:
+            self.say("game", f"{'WIN' if outcome == 'win' else outcome.upper()}: {reason}")
+        raise GameOver
+
+    # -- deck ----------------------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        """Deck empty: connect gauge and discard pile shuffled together as the new deck."""
+        if not self.gauge and not self.discard:
+            self._end("loss", "deck, connect gauge and discard pile are all empty")
+        deck = self.gauge + self.discard
+        self.gauge = []
+        self.gauge_up = []
+        self.discard = []
+        self.rng.shuffle(deck)
+        self.deck = deck
+        self.counters["rebuilds"] += 1
+        if self.log is not None:
+            self.say("rebuild", f"deck empty: connect gauge and discard pile shuffled into a new deck "
+                                f"({len(deck)} cards)")
+
+    def _top(self) -> CardRecord:
+        card = self.deck.pop()
+        if not self.deck:
+            self.resolving.append(card)
+            self._rebuild()
+            self.resolving.pop()
+        return card
+
+    def _draw(self, n: int, why: str = "draw") -> None:
+        for _ in range(n):
+            card = self._top()
+            self.hand.append(card)
+            if self.log is not None:
+                self.say("draw", f"{why}: {self.name(card.code)}")
+
+    # -- the game ------------------------------------------------------------------------------
+    def script(self) -> Generator[str, tuple, None]:
+        try:
+            yield from self._game()
+        except GameOver:
+            pass
+
+    def _game(self) -> Generator[str, tuple, None]:
+        rng = self.rng
+        log = self.log
+        self.went_first = who_goes_first(self.first_option, rng, self.index)
+        self.counters["went_first"] = int(self.went_first)
+        rng.shuffle(self.deck)
+        if log is not None:
+            self.say("setup", f"life {self.life} each; shuffle; the player goes "
+                              f"{'first' if self.went_first else 'second'}")
+        self._draw(OPENING_HAND, "opening hand")
+        while self.hand:
+            choice = yield "mulligan"
+            if choice[0] == "keep":
+                break
+            self._aside.append(take(self.hand, choice[1]))
+        if self._aside:
+            n = len(self._aside)
+            # to the bottom in the order chosen (the first chosen ends up lowest); no shuffle
+            for card in self._aside:
+                self.deck.insert(0, card)
+            if log is not None:
+                self.say("mulligan", "to the bottom: " + ", ".join(self.name(c.code) for c in self._aside))
+            self._aside = []
+            self._draw(n, "mulligan")
+            self.counters["mulligan_cards"] += n
+        if not self.went_first:
+            card = self._top()
+            self.gauge.append(card)
+            self.gauge_up.append(False)
+            if log is not None:
+                self.say("gauge", "going second: the top card of the deck face-down into the connect gauge")
+        while True:
+            if self.turn >= self.turn_cap:
+                self.outcome, self.reason = "capped", "turn cap"
+                return
+            yield from self._my_turn()
+
+    def _my_turn(self) -> Generator[str, tuple, None]:
+        self.turn += 1
+        turn = self.turn
+        log = self.log
+        self._taken_before = self.counters["life_taken"]
+        self.deployed = self.returned = False
+        self.events_used = set()
+        if log is not None:
+            self.say("turn", f"turn {turn}: life {self.life} vs {self.opp_life}, hand {len(self.hand)}, "
+                             f"deck {len(self.deck)}, gauge {len(self.gauge)}, field {self.field_characters()}")
+        # 1. start: draw (not the first player's first turn), stand
+        if not (turn == 1 and self.went_first):
+            self._draw(1)
+        n = len(self.front)
+        self.front_rest = [False] * n
+        self.front_new = [False] * n
+        self.front_attacked = [False] * n
+        self.back_rest = [False] * len(self.back)
+        # 2. main 1
+        yield from self._main()
+        # 3. attack phase
+        while any(self._can_attack(i) for i in range(len(self.front))):
+            choice = yield "attack"
+            if choice[0] == "end":
+                break
+            self._attack(choice[1], choice[0] == "connect")
+        # 4. main 2
+        yield from self._main()
+        # 5. end
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            card = take(self.hand, code)
+            self.discard.append(card)
+            if log is not None:
+                self.say("discard", f"hand limit 6: {self.name(code)}")
+        self.life_by_turn.append(self.counters["life_taken"] - self._taken_before)
+
+    def _main(self) -> Generator[str, tuple, None]:
+        self._note_playable()
+        while True:
+            choice = yield "main"
+            verb = choice[0]
+            if verb == "end":
+                return
+            if verb == "deploy":
+                self.deploy(choice[1], choice[2])
+            elif verb == "back":
+                self.deploy(choice[1], "back", unaffordable=True)
+            elif verb == "return":
+                self.return_character(choice[1])
+            elif verb == "event":
+                card = take(self.hand, choice[1])
+                if not self.cost_met(card) or card.code in self.events_used:
+                    self.hand.append(card)
+                    raise ValueError(f"event {card.code} cannot be played now")
+                self.events_used.add(card.code)
+                self.discard.append(card)
+                self.counters["events_played"] += 1
+                if self.log is not None:
+                    self.say("play", f"event {self.name(card.code)} (effect not modelled), to the discard pile")
+            elif verb == "scene":
+                card = take(self.hand, choice[1])
+                self.back.append(card)
+                self.back_rest.append(False)
+                self.counters["scenes_played"] += 1
+                if self.log is not None:
+                    self.say("play", f"scene {self.name(card.code)} (effect not modelled) to the back area")
+            self._note_playable()
+
+    def _note_playable(self) -> None:
+        fp = self.first_playable
+        field = None
+        for c in self.hand:
+            if c.code not in fp:
+                if field is None:
+                    field = self.field_characters()
+                if (c.cost or 0) <= field:
+                    fp[c.code] = self.turn
+
+    # -- verbs (verify, then do) ---------------------------------------------------------------
+    def deploy(self, code: str, where: str, unaffordable: bool = False) -> None:
+        if self.deployed:
+            raise ValueError("a character was already deployed this turn")
+        card = take(self.hand, code)
+        field = self.field_characters()
+        ok = card.card_type == "character"
+        if unaffordable:
+            ok = ok and where == "back" and not (card.cost or 0) <= field and not any(
+                c.card_type == "character" and (c.cost or 0) <= field for c in self.hand)
+        else:
+            ok = ok and (card.cost or 0) <= field and not (where == "front" and self.on_front(card))
+        if not ok:
+            self.hand.append(card)
+            raise ValueError(f"cannot deploy {code} to the {where} now")
+        self.deployed = True
+        self.counters["back_rule" if unaffordable else "deploys"] += 1
+        if where == "front":
+            self.front.append(card)
+            self.front_rest.append(False)
+            self.front_new.append(True)
+            self.front_attacked.append(False)
+        else:
+            self.back.append(card)
+            self.back_rest.append(False)
+        if self.log is not None:
+            why = " (no character in hand meets its cost)" if unaffordable else ""
+            self.say("deploy", f"{self.name(code)} (cost {card.cost}, field {field}) to the {where}{why}")
+
+    def return_character(self, code: str) -> None:
+        """Discard a card identical to a back-area character whose cost is met; it moves to the front."""
+        if self.returned:
+            raise ValueError("a character was already returned this turn")
+        ident = self.ident.get(code)
+        pos = next((i for i, c in enumerate(self.back) if c.card_type == "character"
+                    and self.ident.get(c.code) == ident and self.cost_met(c)), None)
+        if pos is None or self.on_front(self.back[pos]):
+            raise ValueError(f"cannot return {code}")
+        paid = take(self.hand, code)
+        self.discard.append(paid)
+        card = self.back.pop(pos)
+        rested = self.back_rest.pop(pos)
+        self.front.append(card)
+        self.front_rest.append(rested)
+        self.front_new.append(True)
+        self.front_attacked.append(False)
+        self.returned = True
+        self.counters["returns"] += 1
+        if self.log is not None:
+            self.say("return", f"discard {self.name(code)}: {self.name(card.code)} returns from the back area "
+                               "to the front line")
+
+    def _can_attack(self, i: int) -> bool:
+        return not (self.front_rest[i] or self.front_new[i] or self.front_attacked[i])
+
+    def _attack(self, i: int, connect: bool) -> None:
+        if not self._can_attack(i):
+            raise ValueError(f"front-line character {i} cannot attack now")
+        card = self.front[i]
+        c = self.counters
+        log = self.log
+        x = card.connect_attack or 0
+        if connect and (not x or len(self.gauge) < x):
+            raise ValueError(f"{card.code} cannot connect-attack with {len(self.gauge)} gauge cards")
+        self.front_rest[i] = True
+        self.front_attacked[i] = True
+        c["attacks"] += 1
+        rank = card.rank or 0
+        if connect:
+            c["connect_attacks"] += 1
+            consumed = self.gauge[-x:]
+            faces = self.gauge_up[-x:]
+            del self.gauge[-x:]
+            del self.gauge_up[-x:]
+            self.resolving.extend(consumed)
+            bonus = []
+            rank += x
+            for cc, up in zip(consumed, faces, strict=True):
+                if up:
+                    continue
+                c["gauge_facedown_revealed"] += 1
+                mark = cc.bonus_mark
+                if mark == "RANK+1":
+                    rank += 1
+                    c["bonus_rank"] += 1
+                    bonus.append(mark)
+                elif mark == "LIFE+1":
+                    self.life += 1
+                    c["bonus_life"] += 1
+                    bonus.append(mark)
+                elif mark == "DRAW":
+                    c["bonus_draw"] += 1
+                    bonus.append(mark)
+            c["gauge_consumed"] += x
+            c["bonus_marks"] += len(bonus)
+            if log is not None:
+                self.say("attack", f"{self.name(card.code)} connect attack: consume {x} gauge card(s) "
+                                   f"({sum(1 for u in faces if not u)} face-down revealed: "
+                                   f"{', '.join(bonus) or 'no bonus mark'}); RANK {card.rank}+{x}"
+                                   f"+{bonus.count('RANK+1')} = {rank}")
+            for _ in range(bonus.count("DRAW")):
+                self._draw(1, "DRAW bonus mark")
+            for cc in consumed:
+                self.resolving.remove(cc)
+            self.discard.extend(consumed)
+        elif log is not None:
+            self.say("attack", f"{self.name(card.code)} attacks (CP {card.cp}, RANK {rank})")
+        blocker = self.blocker
+        if blocker is not None:
+            self._blocked(i, card, rank, connect, blocker)
+            return
+        if not connect:
+            top = self._top()
+            self.gauge.append(top)
+            self.gauge_up.append(False)
+            if log is not None:
+                self.say("gauge", "unblocked: the top card of the deck face-down into the connect gauge")
+        self._hit(rank)
+
+    def _hit(self, amount: int) -> None:
+        amount = max(0, amount)
+        taken = min(amount, self.opp_life)
+        self.opp_life -= taken
+        self.counters["life_taken"] += taken
+        if self.log is not None:
+            self.say("damage", f"goldfish loses {amount} life ({self.opp_life} left)")
+        if self.opp_life <= 0:
+            self._end("win", "the goldfish's life reached 0")
+
+    def _blocked(self, i: int, card: CardRecord, rank: int, connect: bool, blocker: CardRecord) -> None:
+        """Scenario hook: the goldfish blocks with ``self.blocker`` (it never does in a real run)."""
+        self.blocker = None  # the blocker rests
+        self.counters["blocked"] += 1
+        if self.log is not None:
+            self.say("block", f"goldfish blocks with {blocker.name} (CP {blocker.cp}, RANK {blocker.rank})", "opp")
+        cp_a, cp_b = card.cp or 0, blocker.cp or 0
+        self.blocker_retreated = cp_b <= cp_a if not connect else cp_b < cp_a
+        if connect:
+            # the blocking player loses attacker RANK - blocker RANK; the attacker never retreats
+            self._hit(rank - (blocker.rank or 0))
+            return
+        if cp_a <= cp_b:  # the lower retreats; equal: both
+            self.front.pop(i)
+            self.front_new.pop(i)
+            self.front_attacked.pop(i)
+            rested = self.front_rest.pop(i)
+            self.back.append(card)
+            self.back_rest.append(rested)
+            if self.log is not None:
+                self.say("retreat", f"{self.name(card.code)} retreats to the back area")
+
+    # -- options -------------------------------------------------------------------------------
+    def options_mulligan(self) -> list[tuple]:
+        return [("keep",)] + [("bottom", code) for code in distinct_codes(self.hand)]
+
+    def options_main(self) -> list[tuple]:
+        out: list[tuple] = [("end",)]
+        field = self.field_characters()
+        hand = self.hand
+        codes = distinct_codes(hand)
+        cards = {c.code: c for c in hand}
+        if not self.deployed:
+            affordable = [code for code in codes if cards[code].card_type == "character"
+                          and (cards[code].cost or 0) <= field]
+            for code in affordable:
+                if not self.on_front(cards[code]):
+                    out.append(("deploy", code, "front"))
+                out.append(("deploy", code, "back"))
+            if not affordable:
+                out.extend(("back", code) for code in codes if cards[code].card_type == "character")
+        if not self.returned:
+            for code in codes:
+                ident = self.ident.get(code)
+                for b in self.back:
+                    if b.card_type == "character" and self.ident.get(b.code) == ident and \
+                            (b.cost or 0) <= field and not self.on_front(b):
+                        out.append(("return", code))
+                        break
+        for code in codes:
+            card = cards[code]
+            if card.card_type == "event" and (card.cost or 0) <= field and code not in self.events_used:
+                out.append(("event", code))
+            elif card.card_type == "scene" and (card.cost or 0) <= field and not any(
+                    b.code == code for b in self.back):
+                out.append(("scene", code))
+        return out
+
+    def options_attack(self) -> list[tuple]:
+        out: list[tuple] = [("end",)]
+        for i, card in enumerate(self.front):
+            if self._can_attack(i):
+                out.append(("attack", i))
+                if card.connect_attack and len(self.gauge) >= card.connect_attack:
+                    out.append(("connect", i))
+        return out
+
+    def options_discard(self) -> list[tuple]:
+        return [("discard", code) for code in distinct_codes(self.hand)]
+
+    def label(self, kind: str, option: tuple) -> str:
+        verb = option[0]
+        if verb in ("attack", "connect"):
+            return f"{verb} with {self.name(self.front[option[1]].code)}"
+        if verb == "deploy":
+            return f"deploy {self.name(option[1])} to the {option[2]}"
+        if len(option) > 1:
+            return f"{kind}: {verb} {self.name(option[1])}"
+        return f"{kind}: {verb}"
+
+    # -- result --------------------------------------------------------------------------------
+    def result(self) -> GameResult:
+        c = self.counters
+        c["games"] = 1
+        series = list(self.life_by_turn)
+        if len(series) < self.turn:
+            series.append(c["life_taken"] - self._taken_before)
+        c["first_games" if self.went_first else "second_games"] = 1
+        if self.outcome == "win":
+            c["first_wins" if self.went_first else "second_wins"] = 1
+            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
+        return GameResult(
+            index=self.index, outcome=self.outcome, turn=self.turn, reason=self.reason,
+            counters={k: v for k, v in c.items() if v},
+            per_turn={"life_taken": series},
+            first_playable=dict(self.first_playable),
+        )
+
+
+COUNTERS = (
+    "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
+    "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
+    "back_rule", "returns", "events_played", "scenes_played", "mulligan_cards", "blocked",
+    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+)
+
+
+# -- the greedy pilot ----------------------------------------------------------------------------
+def _value(card: CardRecord) -> tuple:
+    if card.card_type != "character":
+        return (-1, 0, 0, 0)
+    return ((card.rank or 0) + (card.connect_attack or 0) / 2, card.cp or 0, -(card.cost or 0), 0)
+
+
+class GreedyPilot(ScriptedPilot):
+    """Deploy the strongest affordable character (front unless the same card is there), use the
+    "no affordable character" rule and returns to grow the field, attack with everything — plain
+    attacks first (they grow the gauge), then connect attacks while the gauge pays for them."""
+
+    name = "greedy"
+
+    def decide(self, state: PCState, kind: str) -> tuple:
+        return getattr(self, "d_" + kind)(state)
+
+    def d_mulligan(self, state: PCState) -> tuple:
+        for c in state.hand:
+            if c.card_type != "character" or (c.cost or 0) >= 3:
+                return ("bottom", c.code)
+        return ("keep",)
+
+    def d_main(self, state: PCState) -> tuple:
+        field = state.field_characters()
+        hand = state.hand
+        if not state.returned:
+            for code in distinct_codes(hand):
+                card = next(c for c in hand if c.code == code)
+                if card.card_type != "character":
+                    continue
+                ident = state.ident.get(code)
+                for b in state.back:
+                    if b.card_type == "character" and state.ident.get(b.code) == ident and \
+                            (b.cost or 0) <= field and not state.on_front(b):
+                        # returning costs a card: worth it when another copy stays for a deploy or
+                        # the hand is full anyway
+                        return ("return", code)
+        if not state.deployed:
+            best = None
+            for c in hand:
+                if c.card_type == "character" and (c.cost or 0) <= field:
+                    key = (not state.on_front(c),) + _value(c)
+                    if best is None or key > best[0]:
+                        best = (key, c)
+            if best is not None:
+                card = best[1]
+                return ("deploy", card.code, "back" if state.on_front(card) else "front")
+            chars = [c for c in hand if c.card_type == "character"]
+            if chars:
+                # the cheapest one: it will be affordable first, and a copy in hand can return it
+                card = min(chars, key=lambda c: ((c.cost or 0), -sum(1 for h in hand if h.code == c.code), c.code))
+                return ("back", card.code)
+        return ("end",)
+
+    def d_attack(self, state: PCState) -> tuple:
+        front = state.front
+        ready = [i for i in range(len(front)) if state._can_attack(i)]
+        if not ready:
+            return ("end",)
+        plain = [i for i in ready if not front[i].connect_attack]
+        if plain:
+            return ("attack", plain[0])
+        # connect attackers: biggest X the gauge can pay first; otherwise a plain attack
+        payable = [i for i in ready if len(state.gauge) >= (front[i].connect_attack or 0)]
+        if payable:
+            return ("connect", max(payable, key=lambda i: (front[i].connect_attack, -i)))
+        return ("attack", ready[0])
+
+    def d_discard(self, state: PCState) -> tuple:
+        return ("discard", min(state.hand, key=_value).code)
+
+
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random"}
+
+
+def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
+              log: EventLog | None) -> PCState:
+    return PCState(deck, rng, index, options, log)
+
+
+ENGINE = register(GameEngine(
+    game=GAME,
+    new_state=new_state,
+    pilots={"greedy": GreedyPilot},
+    default_options=DEFAULT_OPTIONS,
+    describe_options={
+        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
+                 "(first in even-numbered games), me, opp",
+        "goldfish_life": "the goldfish's starting life (default 25)",
+        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+    },
+    ratios={
+        "life_per_attack": ("life_taken", "attacks"),
+        "connect_attack_share": ("connect_attacks", "attacks"),
+        "bonus_rank_per_game": ("bonus_rank", "games"),
+        "bonus_life_per_game": ("bonus_life", "games"),
+        "bonus_draw_per_game": ("bonus_draw", "games"),
+        "bonus_marks_per_revealed_card": ("bonus_marks", "gauge_facedown_revealed"),
+        "rebuilds_per_game": ("rebuilds", "games"),
+        "win_rate_going_first": ("first_wins", "first_games"),
+        "win_rate_going_second": ("second_wins", "second_games"),
+        "mean_win_turn_going_first": ("first_win_turns", "first_wins"),
+        "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
+    },
+    describe_extras={
+        "life_taken": "per-turn series: goldfish life taken on that own turn",
+        "bonus_rank": "RANK+1 marks revealed by connect attacks",
+        "bonus_life": "LIFE+1 marks revealed by connect attacks",
+        "bonus_draw": "DRAW marks revealed by connect attacks",
+        "gauge_facedown_revealed": "face-down gauge cards revealed by connect attacks",
+    },
+))
