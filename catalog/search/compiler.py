@@ -145,7 +145,14 @@ class _Compiler:
                 )
             from catalog.models import CardFacet
 
-            return Q(Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column, value=facet_value)))
+            has = Q(Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column, value=facet_value)))
+            if spec.column == "slots":
+                # No position restriction means the character may enter any slot.
+                unrestricted = Q(game=g.LYCEE, card_type="character") & ~Q(
+                    Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet="slots"))
+                )
+                return has | unrestricted
+            return has
         if kind == NAME:
             return self.name_q(value)
         if kind == TEXT:

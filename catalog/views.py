@@ -1,0 +1,211 @@
+"""Server-rendered catalog pages: search (list/grid), card detail, per-game browse by set, help."""
+from __future__ import annotations
+
+from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.db.models import Count, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from rules import games as g
+from rules.cards import GAME_STATS
+
+from .api.pagination import CappedPaginator
+from .models import Card
+from .search import QueryError
+from .search.fields import FIELDS, NUMBER, games_phrase
+from .search.help import EXAMPLES, GENERAL_EXAMPLES
+from .selectors import card_get, card_search
+
+PAGE_SIZE = 60
+VIEWS = ("list", "grid")
+
+
+def stat_line(card: Card) -> str:
+    """The stats a player reads first, per game, as one short line."""
+    parts: list[str] = []
+
+    def add(label: str, value, fmt: str = "{label} {value}") -> None:
+        if value not in (None, "", []):
+            parts.append(fmt.format(label=label, value=value))
+
+    if card.game == g.WS:
+        add("Lv", card.level)
+        add("Cost", card.cost)
+        add("", card.power, "{value} power")
+        add("Soul", card.soul)
+        add("", "/".join(card.triggers or []), "trigger {value}")
+    elif card.game == g.PC:
+        add("Cost", card.cost)
+        add("CP", card.cp)
+        add("RANK", card.rank)
+        add("", card.bonus_mark, "{value}")
+    elif card.game == g.PHANTASMA:
+        add("Cost", card.cost)
+        add("MHP", card.mhp)
+        if card.mhp is not None:
+            parts.append(" ".join(str(getattr(card, a) if getattr(card, a) is not None else "–")
+                                  for a in g.PHANTASMA_ATTRIBUTES))
+        if card.attack_attribute:
+            parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
+        add("EX condition", card.ex_condition)
+    elif card.game == g.CHAOS:
+        add("ATK", card.atk)
+        add("DEF", card.defense)
+        if card.partner_atk is not None or card.partner_def is not None:
+            parts.append(f"partner +{card.partner_atk or 0}/+{card.partner_def or 0}")
+        add("", card.timing, "{value}")
+    elif card.game == g.LYCEE:
+        add("EX", card.ex)
+        add("Cost", card.cost)
+        add("AP", card.ap)
+        add("DP", card.dp)
+        add("SP", card.sp)
+    colors = (card.colors or []) + (card.attributes or [])
+    if colors:
+        parts.insert(0, "/".join(colors))
+    return " · ".join(parts)
+
+
+def _page(request: HttpRequest, qs: QuerySet[Card]):
+    paginator = CappedPaginator(qs, PAGE_SIZE)
+    number = request.GET.get("page") or 1
+    try:
+        page = paginator.page(number)
+    except PageNotAnInteger:
+        page = paginator.page(1)
+    except EmptyPage:
+        page = paginator.page(paginator.num_pages)
+    page.object_list = list(page.object_list)
+    for card in page.object_list:
+        card.summary = stat_line(card)
+    return page
+
+
+def _games() -> list[tuple[str, str]]:
+    return [(code, g.GAME_NAMES[code]) for code in g.GAMES]
+
+
+def home_view(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"games": _games()})
+
+
+def _query_without(request: HttpRequest, *drop: str) -> str:
+    params = request.GET.copy()
+    for key in drop:
+        params.pop(key, None)
+    return params.urlencode()
+
+
+def card_search_view(request: HttpRequest) -> HttpResponse:
+    q = request.GET.get("q", "").strip()
+    game = request.GET.get("game") or None
+    if game not in g.GAMES:
+        game = None
+    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
+    error = None
+    page = None
+    status = 200
+    if q or game:
+        try:
+            qs = card_search(q=q, game=game)
+            page = _page(request, qs)
+        except QueryError as exc:
+            error = exc
+            status = 400
+    context = {
+        "q": q,
+        "game": game,
+        "games": _games(),
+        "view": view,
+        "page": page,
+        "error": error,
+        "error_marker": (q[: error.position], q[error.position:]) if error else None,
+        "base_query": _query_without(request, "page"),
+        "view_query": _query_without(request, "view", "page"),
+    }
+    return render(request, "catalog/card_search.html", context, status=status)
+
+
+def _stat(card: Card, name: str):
+    value = getattr(card, name)
+    return None if value in (None, "", [], {}) else value
+
+
+def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    card = card_get(game=game, code=code)
+    slots = set(card.slots or [])
+    lycee_grid = [
+        [(s, (not slots) or s in slots) for s in ("AF-L", "AF-C", "AF-R")],
+        [(s, (not slots) or s in slots) for s in ("DF-L", "DF-C", "DF-R")],
+    ]
+    keywords = [k if isinstance(k, str) else k.get("name", "") for k in (card.keywords or [])]
+    same_set = (
+        Card.objects.filter(game=game, set_code=card.set_code).exclude(pk=card.pk).only("game", "code", "name")
+        .order_by("code")[:12]
+        if card.set_code else []
+    )
+    context = {
+        "card": card,
+        "game_name": g.GAME_NAMES[game],
+        "lycee_grid": lycee_grid,
+        "keywords": keywords,
+        "printings": list(card.printings.all()),
+        "same_set": same_set,
+        "cost_detail": sorted((card.cost_detail or {}).items()),
+        "abilities": [(a, getattr(card, a)) for a in g.PHANTASMA_ATTRIBUTES],
+        "stat_names": GAME_STATS[game],
+        "unmodelled": bool((card.text or "").strip()) and not card.text_modelled,
+    }
+    return render(request, f"catalog/card_detail_{game}.html", context)
+
+
+def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    sets = (
+        Card.objects.filter(game=game).values("set_code").annotate(cards=Count("id")).order_by("set_code")
+    )
+    works = {}
+    for row in Card.objects.filter(game=game).values("set_code", "work").distinct().order_by():
+        works.setdefault(row["set_code"], row["work"])
+    rows = [
+        {"set_code": s["set_code"], "cards": s["cards"], "work": works.get(s["set_code"], ""),
+         "url": reverse("set-detail", kwargs={"game": game, "set_code": s["set_code"]})
+         if s["set_code"] else None}
+        for s in sets
+    ]
+    return render(request, "catalog/set_list.html", {
+        "game": game, "game_name": g.GAME_NAMES[game], "sets": rows,
+        "games": _games(),
+    })
+
+
+def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpResponse:
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    qs = Card.objects.filter(game=game, set_code=set_code).order_by("code")
+    if not qs.exists():
+        raise Http404(f"no {game} set {set_code}")
+    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
+    return render(request, "catalog/set_detail.html", {
+        "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs),
+        "games": _games(), "view": view, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
+    })
+
+
+def search_help_view(request: HttpRequest) -> HttpResponse:
+    fields = [
+        {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": f.help,
+         "games": games_phrase(f.games) if f.games else "all games",
+         "operators": " ".join(f.operators), "values": f.values}
+        for f in FIELDS
+    ]
+    return render(request, "catalog/search_help.html", {
+        "fields": [f for f in fields if f["kind"] != NUMBER],
+        "stats": [f for f in fields if f["kind"] == NUMBER],
+        "examples": [(g.GAME_NAMES[game], game, EXAMPLES[game]) for game in g.GAMES],
+        "general_examples": GENERAL_EXAMPLES,
+    })
