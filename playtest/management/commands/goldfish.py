@@ -1,0 +1,220 @@
+"""``manage.py goldfish``: play a deck alone against the game's goldfish, N times, in-process.
+
+    python manage.py goldfish --game ws --deck fixtures/decks/ws-skylark.txt --games 2000 --seed 1
+    python manage.py goldfish --game pc --deck my.txt --games 500 --json
+    python manage.py goldfish --game ws --deck my.txt --seed 1 --log 17      # one game's event log
+
+Works for every game with a registered engine (``rules.engine.<game>``). Codes are resolved from
+the catalog database (``Card.to_record()``); the engine's catalog-derived options (if any) are
+computed from every card of the game and overridden by ``--option``.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog.models import Card, CardPrinting
+from rules import games as g
+from rules.decktext import parse_deck_text
+from rules.engine.core import DEFAULT_TURN_CAP, Deck, get_engine, play_game, run_games, run_report
+
+MAX_GAMES = 1_000_000
+
+
+def _parse_value(raw: str) -> Any:
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
+
+
+def load_deck(game: str, text: str) -> Deck:
+    """Parse deck text and resolve its codes from the catalog; ``CommandError`` names every problem."""
+    parsed = parse_deck_text(text)
+    if parsed.errors:
+        lines = "\n".join(f"  line {e.line}: {e.message}" + (f" ({e.text!r})" if e.text else "")
+                          for e in parsed.errors)
+        raise CommandError(f"the deck file has {len(parsed.errors)} error(s):\n{lines}")
+    if not parsed.entries:
+        raise CommandError("the deck file lists no cards")
+    allowed = g.GAME_ZONES[game]
+    bad_zone = [e for e in parsed.entries if e.zone not in allowed]
+    if bad_zone:
+        lines = "\n".join(f"  line {e.line}: section '# {e.zone}'" for e in bad_zone)
+        raise CommandError(f"{g.GAME_NAMES[game]} decks have no such section (allowed: {', '.join(allowed)}):\n{lines}")
+    codes = {e.code for e in parsed.entries}
+    cards = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=codes)}
+    missing = codes - set(cards)
+    if missing:
+        # a printing's own code (a parallel version) resolves to its card
+        for p in CardPrinting.objects.filter(game=game, code__in=missing).select_related("card"):
+            cards[p.code] = p.card.to_record()
+        missing = codes - set(cards)
+    if missing:
+        lines = "\n".join(f"  line {e.line}: {e.code}" for e in parsed.entries if e.code in missing)
+        raise CommandError(f"unknown {game} card code(s) — not in the catalog:\n{lines}")
+    counts: dict[str, dict[str, int]] = {}
+    for e in parsed.entries:
+        zone = counts.setdefault(e.zone, {})
+        zone[e.code] = zone.get(e.code, 0) + e.count
+    return Deck.from_counts(game, counts, cards)
+
+
+class Command(BaseCommand):
+    help = "Goldfish-test a deck: play it N times against the game's goldfish and print the statistics."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", required=True, choices=list(g.GAMES), help="game short code")
+        parser.add_argument("--deck", required=True, help="deck text file (COUNT CODE lines, '# zone' headers)")
+        parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+        parser.add_argument("--seed", default="1", help="job seed; game i uses the RNG seeded f'{seed}:{i}'")
+        parser.add_argument("--start", type=int, default=0, help="index of the first game (default 0)")
+        parser.add_argument("--pilot", default=None, help="pilot policy (default: the engine's first)")
+        parser.add_argument("--first", default=None, help="who goes first: random (default), alternate, me, opp")
+        parser.add_argument("--turn-cap", type=int, default=None, help=f"own-turn cap (default {DEFAULT_TURN_CAP})")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                            help="an engine option, e.g. dummy_climaxes=6 (repeatable)")
+        parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+        parser.add_argument("--log", type=int, default=None, metavar="INDEX",
+                            help="play only game INDEX and print its event log")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        game = opts["game"]
+        try:
+            engine = get_engine(game)
+        except KeyError as exc:
+            raise CommandError(f"no goldfish engine for {game!r} yet") from exc
+        path = Path(opts["deck"])
+        if not path.is_file():
+            raise CommandError(f"deck file not found: {path}")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"deck file {path} is not UTF-8 text: {exc}") from exc
+        deck = load_deck(game, text)
+        size = g.CONSTANTS[game].deck_size
+        if len(deck.main) != size:
+            self.stderr.write(f"warning: the main deck has {len(deck.main)} cards; {g.GAME_NAMES[game]} "
+                              f"decks have exactly {size}")
+        if len(deck.main) <= g.CONSTANTS[game].opening_hand:
+            raise CommandError(f"the main deck has only {len(deck.main)} cards: too few to play")
+
+        options: dict[str, Any] = {}
+        if engine.catalog_options is not None:
+            options.update(engine.catalog_options(c.to_record() for c in Card.objects.filter(game=game)))
+        for item in opts["option"]:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise CommandError(f"--option expects KEY=VALUE, got {item!r}")
+            options[key.strip()] = _parse_value(value.strip())
+        if opts["first"] is not None:
+            options["first"] = opts["first"]
+        if opts["turn_cap"] is not None:
+            if opts["turn_cap"] < 1:
+                raise CommandError("--turn-cap must be at least 1")
+            options["turn_cap"] = opts["turn_cap"]
+        pilot = opts["pilot"]
+        if pilot is not None and pilot not in engine.pilots:
+            raise CommandError(f"unknown pilot {pilot!r} for {game}; available: {', '.join(engine.pilots)}")
+        n = opts["games"]
+        if not 1 <= n <= MAX_GAMES:
+            raise CommandError(f"--games must be between 1 and {MAX_GAMES}")
+        seed = opts["seed"]
+
+        try:
+            if opts["log"] is not None:
+                result, log = play_game(deck, seed, opts["log"], options=options, pilot=pilot, log=True)
+                assert log is not None
+                if opts["json"]:
+                    self.stdout.write(json.dumps({"index": result.index, "outcome": result.outcome,
+                                                  "turn": result.turn, "reason": result.reason,
+                                                  "events": log.as_list()}, indent=2, ensure_ascii=False))
+                else:
+                    self.stdout.write(log.as_text())
+                    self.stdout.write(f"\ngame {result.index}: {result.outcome} on own turn {result.turn} "
+                                      f"({result.reason})")
+                return
+            t0 = time.perf_counter()
+            stats = run_games(deck, seed, range(opts["start"], opts["start"] + n), options=options, pilot=pilot)
+            elapsed = time.perf_counter() - t0
+        except ValueError as exc:
+            raise CommandError(f"bad option: {exc}") from exc
+        report = run_report(deck, stats, options)
+        report["seed"] = seed
+        report["pilot"] = pilot or engine.default_pilot
+        report["first_index"] = opts["start"]
+        if opts["json"]:
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
+            return
+        self.stdout.write(format_report(report, deck, elapsed))
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.3f}"
+    return str(x)
+
+
+def format_report(r: dict[str, Any], deck: Deck, elapsed: float) -> str:
+    names = {c.code: c.name for c in deck.main + tuple(c for z in deck.zones.values() for c in z)}
+    out: list[str] = []
+    w = out.append
+    w(f"{g.GAME_NAMES[r['game']]} goldfish: {r['games']} games, seed {r['seed']}, pilot {r['pilot']} "
+      f"({r['games'] / elapsed:,.0f} games/s)" if elapsed > 0 else "")
+    w("options: " + ", ".join(f"{k}={v}" for k, v in r["options"].items()))
+    w(f"wins {r['wins']}  losses {r['losses']}  draws {r['draws']}  capped {r['capped']}  "
+      f"win rate {r['win_rate']:.1%}")
+    tw = r["turn_of_win"]
+    if tw:
+        w(f"turn of win: mean {tw['mean']:.2f} (95% CI {tw['ci95'][0]:.2f}-{tw['ci95'][1]:.2f}), "
+          f"median {tw['median']:g}, p10 {tw['p10']:g}, p90 {tw['p90']:g}, stdev {tw['stdev']:.2f}")
+        w("")
+        w(" turn   wins  share  cumulative")
+        peak = max(int(v) for v in r["win_histogram"].values())
+        for t, p in r["cumulative_win_probability"].items():
+            wins = r["win_histogram"].get(t, 0)
+            bar = "#" * round(30 * wins / peak) if peak else ""
+            w(f" {t:>4} {wins:>6} {wins / r['games']:>6.1%} {p:>10.1%}  {bar}")
+    if r["reasons"]:
+        w("")
+        w("how games ended: " + "; ".join(f"{k}: {v}" for k, v in r["reasons"].items()))
+    ex = r["extras"]
+    if ex["ratios"]:
+        w("")
+        w("rates:")
+        for name, v in ex["ratios"].items():
+            w(f"  {name:<32} {_fmt(v['value'])}  ({v['n']}/{v['d']})")
+    if ex["per_turn"]:
+        for series, values in ex["per_turn"].items():
+            w(f"{series} per own turn (mean over games that played it): "
+              + "  ".join(f"T{t} {v:.2f}" for t, v in list(values.items())[:12]))
+    if ex["counters"]:
+        w("per game: " + ", ".join(f"{k} {v['per_game']:.2f}" for k, v in ex["counters"].items()
+                                   if k not in ("games",)))
+    if r["first_playable"]:
+        w("")
+        w("first turn each card could be played (share of games, mean, median, earliest):")
+        for code, fp in sorted(r["first_playable"].items(), key=lambda kv: kv[1]["mean_turn"]):
+            w(f"  {code:<14} {names.get(code, '')[:32]:<32} {fp['share']:>6.1%}  mean {fp['mean_turn']:.2f}  "
+              f"median {fp['median_turn']:g}  earliest {fp['earliest']}")
+    w("")
+    if r["unmodelled"]:
+        w(f"unmodelled effects ({len(r['unmodelled'])} cards: their printed text is not executed):")
+        for u in r["unmodelled"]:
+            w(f"  {u['code']:<14} {u['name']}: {u['text'][:90]}")
+    else:
+        w("unmodelled effects: none (every card's text is modelled)")
+    return "\n".join(out)

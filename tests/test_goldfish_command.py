@@ -1,0 +1,168 @@
+"""``manage.py goldfish`` on the sample decks, its JSON, its event log and its error messages."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from catalog.models import Card
+from rules.engine.core import _REGISTRY, get_engine
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ENGINE_GAMES = ("ws", "pc")
+
+
+def load_catalog(game: str) -> int:
+    data = json.loads((FIXTURES / "cards" / f"{game}.json").read_text(encoding="utf-8"))
+    Card.objects.bulk_create([Card(game=game, **card) for card in data["cards"]])
+    return len(data["cards"])
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command("goldfish", *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def sample_decks(game: str) -> list[Path]:
+    return sorted((FIXTURES / "decks").glob(f"{game}-*.txt"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ENGINE_GAMES)
+def test_every_sample_deck_runs_with_json(game):
+    load_catalog(game)
+    decks = sample_decks(game)
+    assert decks, f"no sample decks for {game}"
+    for path in decks:
+        report = json.loads(run("--game", game, "--deck", str(path), "--games", "200", "--seed", "7", "--json"))
+        assert report["games"] == 200
+        assert report["wins"] + report["losses"] + report["draws"] + report["capped"] == 200
+        assert report["wins"] > 0, f"{path.name} never won a goldfish game"
+        tw = report["turn_of_win"]
+        assert tw["p10"] <= tw["median"] <= tw["p90"]
+        assert tw["ci95"][0] <= tw["mean"] <= tw["ci95"][1]
+        assert sum(int(v) for v in report["win_histogram"].values()) == report["wins"]
+        cum = list(report["cumulative_win_probability"].values())
+        assert cum == sorted(cum) and abs(cum[-1] - report["win_rate"]) < 1e-9
+        assert report["extras"]["ratios"], "per-game extras are reported"
+        assert isinstance(report["unmodelled"], list)
+        # the unmodelled list is exactly the deck's cards with text that is not modelled
+        codes = {line.split()[1] for line in path.read_text().splitlines()
+                 if line.strip() and line.strip()[0].isdigit()}
+        expected = {c.code for c in Card.objects.filter(game=game, code__in=codes)
+                    if c.text.strip() and not c.text_modelled}
+        assert {u["code"] for u in report["unmodelled"]} == expected
+        assert report["first_playable"], "first-playable turns are reported"
+
+
+@pytest.mark.django_db
+def test_ws_extras_and_text_report():
+    load_catalog("ws")
+    path = sample_decks("ws")[0]
+    report = json.loads(run("--game", "ws", "--deck", str(path), "--games", "300", "--json"))
+    ratios = report["extras"]["ratios"]
+    for name in ("damage_per_attack", "cancel_rate", "refreshes_per_game"):
+        assert name in ratios
+    assert 0 < ratios["cancel_rate"]["value"] < 1
+    assert "damage" in report["extras"]["per_turn"]
+    text = run("--game", "ws", "--deck", str(path), "--games", "100")
+    assert "turn of win" in text and "cancel_rate" in text and "unmodelled effects" in text
+
+
+@pytest.mark.django_db
+def test_pc_extras():
+    load_catalog("pc")
+    path = sample_decks("pc")[0]
+    report = json.loads(run("--game", "pc", "--deck", str(path), "--games", "300", "--json"))
+    assert "life_taken" in report["extras"]["per_turn"]
+    assert "bonus_marks_per_revealed_card" in report["extras"]["ratios"]
+    assert report["extras"]["counters"]["connect_attacks"]["total"] > 0
+
+
+@pytest.mark.django_db
+def test_log_prints_one_readable_game():
+    load_catalog("ws")
+    path = sample_decks("ws")[0]
+    text = run("--game", "ws", "--deck", str(path), "--seed", "3", "--log", "5")
+    assert "opening hand" in text and "attack" in text and "trigger" in text
+    assert text == run("--game", "ws", "--deck", str(path), "--seed", "3", "--log", "5")
+    data = json.loads(run("--game", "ws", "--deck", str(path), "--seed", "3", "--log", "5", "--json"))
+    assert data["index"] == 5 and data["events"][0]["kind"] == "setup"
+
+
+@pytest.mark.django_db
+def test_same_seed_same_numbers_and_options_apply():
+    load_catalog("ws")
+    path = str(sample_decks("ws")[0])
+    a = json.loads(run("--game", "ws", "--deck", path, "--games", "50", "--seed", "9", "--json"))
+    b = json.loads(run("--game", "ws", "--deck", path, "--games", "50", "--seed", "9", "--json"))
+    assert a == b
+    c = json.loads(run("--game", "ws", "--deck", path, "--games", "50", "--seed", "9", "--json",
+                       "--option", "dummy_climaxes=0", "--first", "me", "--turn-cap", "30"))
+    assert c["options"]["dummy_climaxes"] == 0 and c["options"]["first"] == "me" and c["options"]["turn_cap"] == 30
+    assert c["extras"]["ratios"]["cancel_rate"]["value"] == 0
+
+
+@pytest.mark.django_db
+def test_errors_are_clear(tmp_path):
+    load_catalog("ws")
+    missing = tmp_path / "nope.txt"
+    with pytest.raises(CommandError, match="deck file not found"):
+        run("--game", "ws", "--deck", str(missing))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4 SKY/W90-001\nfour cards please\n")
+    with pytest.raises(CommandError, match="line 2"):
+        run("--game", "ws", "--deck", str(bad))
+    unknown = tmp_path / "unknown.txt"
+    unknown.write_text("4 SKY/W90-001\n4 NOPE/W00-999\n")
+    with pytest.raises(CommandError, match=r"(?s)unknown ws card code.*line 2: NOPE/W00-999"):
+        run("--game", "ws", "--deck", str(unknown))
+    zone = tmp_path / "zone.txt"
+    zone.write_text("# extra\n4 SKY/W90-001\n")
+    with pytest.raises(CommandError, match="no such section"):
+        run("--game", "ws", "--deck", str(zone))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("// nothing\n")
+    with pytest.raises(CommandError, match="lists no cards"):
+        run("--game", "ws", "--deck", str(empty))
+    small = tmp_path / "small.txt"
+    small.write_text("4 SKY/W90-001\n")
+    with pytest.raises(CommandError, match="too few"):
+        run("--game", "ws", "--deck", str(small))
+    good = str(sample_decks("ws")[0])
+    with pytest.raises(CommandError, match="first"):
+        run("--game", "ws", "--deck", good, "--games", "3", "--first", "sometimes")
+    with pytest.raises(CommandError, match="KEY=VALUE"):
+        run("--game", "ws", "--deck", good, "--option", "oops")
+    with pytest.raises(CommandError, match="unknown pilot"):
+        run("--game", "ws", "--deck", good, "--pilot", "genius")
+    with pytest.raises(CommandError, match="--games"):
+        run("--game", "ws", "--deck", good, "--games", "0")
+
+
+@pytest.mark.django_db
+def test_catalog_options_are_applied(tmp_path, monkeypatch):
+    """An engine with ``catalog_options`` gets them computed from the whole catalog of its game."""
+    load_catalog("ws")
+    seen: dict = {}
+
+    def catalog_options(records):
+        records = list(records)
+        seen["n"] = len(records)
+        return {"dummy_climaxes": 3}
+
+    engine = get_engine("ws")
+    from dataclasses import replace
+
+    monkeypatch.setitem(_REGISTRY, "ws", replace(engine, catalog_options=catalog_options))
+    report = json.loads(run("--game", "ws", "--deck", str(sample_decks("ws")[0]), "--games", "5", "--json"))
+    assert seen["n"] == Card.objects.filter(game="ws").count()
+    assert report["options"]["dummy_climaxes"] == 3
+    report = json.loads(run("--game", "ws", "--deck", str(sample_decks("ws")[0]), "--games", "5", "--json",
+                            "--option", "dummy_climaxes=5"))
+    assert report["options"]["dummy_climaxes"] == 5
