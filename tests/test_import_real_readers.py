@@ -1,0 +1,232 @@
+"""The real-data importers read the public card data (../shared/carddata) correctly — no database.
+
+Counts, exact field values of sample cards per source, and the anomalies each source is known to
+have. Tests marked ``carddata`` are skipped visibly where the data is absent.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from catalog.importers import FORMATS, detect_format, load_all
+from catalog.importers import normalize as n
+from catalog.importers.merge import merge_card
+from rules.cards import validate_card
+
+CARDDATA = Path(settings.SHARED_DIR) / "carddata"
+WS = CARDDATA / "weiss_schwarz"
+LYCEE = CARDDATA / "lycee"
+CHAOS = CARDDATA / "chaos"
+
+load_all()
+
+
+def read(fmt: str, path: Path) -> list:
+    return list(FORMATS[fmt].read(path, None))
+
+
+def by_code(records) -> dict:
+    return {r.card["code"]: r for r in records if r.card}
+
+
+def messages(record) -> list[str]:
+    return [f"{p.field}: {p.message}" for p in record.problems]
+
+
+# -- pure normalisation (no data needed) ------------------------------------------------------------
+
+def test_ws_code_and_enum_normalisation():
+    assert n.ws_code("AB-W11-001") == ("AB/W11-001", True)
+    assert n.ws_code("DC3-WPR-P16")[0] == "DC3/WPR-P16"
+    assert n.ws_code("RW/W15-001S")[0] == "RW/W15-001S"
+    assert n.enum_value("Climax") == n.enum_value("CLIMAX") == "climax"
+    assert n.nfkc("ＡＰ＋３・ＤＭＧ１") == "AP+3・DMG1"
+
+
+def test_ws_triggers_map_upstream_names_and_report_junk():
+    icons, problems = n.ws_triggers(["SOUL", "PANTS"])
+    assert icons == ["soul", "gate"] and not problems
+    icons, problems = n.ws_triggers(["Whirlwind", "Soul"])
+    assert icons == ["return", "soul"]
+    icons, problems = n.ws_triggers(["スターセイバー！"])
+    assert icons == [] and "junk trigger" in problems[0].message
+    icons, problems = n.ws_triggers([None])
+    assert icons == [] and problems
+    assert n.hotc_triggers("1W")[0] == ["soul", "return"]
+    assert n.hotc_triggers("2")[0] == ["soul", "soul"]
+    assert n.hotc_triggers("S")[0] == ["pool"]
+
+
+def test_climax_bonus_is_structured():
+    effects, modelled = n.ws_climax_bonus(n.nfkc("【永】あなたのキャラすべてに、パワーを＋1000し、ソウルを＋1。（引＠：このカードがトリガーした時、あなたは1枚引いてよい）"))
+    assert effects == [{"kind": "climax_bonus", "power": 1000, "soul": 1}] and modelled
+    effects, modelled = n.ws_climax_bonus(n.nfkc("【永】あなたのキャラすべてに、ソウルを＋2。"))
+    assert effects == [{"kind": "climax_bonus", "power": 0, "soul": 2}] and modelled
+
+
+def test_lycee_basic_abilities_and_slots():
+    basics = n.lycee_basic_abilities(["[サポーター:[花花]][ステップ:[0]][ボーナス:[１枚ドローする。]]", "[誘発] ..."])
+    assert basics.keywords == [{"name": "supporter", "cost": {"flower": 2}}, "step", "bonus"]
+    assert basics.consumed_lines == 1 and not basics.problems
+    basics = n.lycee_basic_abilities(["[エンゲージ][ジャンプ:[0]]"])
+    assert basics.keywords == ["jump"]
+    assert "エンゲージ" in basics.problems[0].message
+    basics = n.lycee_basic_abilities(["[サポーター:[D1]]"])
+    assert basics.keywords == ["supporter"] and "D1" in basics.problems[0].message
+    basics = n.lycee_basic_abilities(["[コンバート:[花花]:→「鴻さゆみ」]"])
+    assert basics.conversion_target == "鴻さゆみ"
+    assert n.lycee_slots_from_pattern("－－－●●●") == ["DF-L", "DF-C", "DF-R"]
+    assert n.lycee_slots_from_pattern("●－●●－●") == ["AF-L", "AF-R", "DF-L", "DF-R"]
+    assert n.lycee_slots_from_pattern("") == []
+    assert n.lycee_slots_from_pattern("●●") is None
+    assert n.lycee_attribute("cosmos") == "space" and n.lycee_attribute("star") == "star"
+
+
+def test_merge_keeps_full_name_and_reports():
+    old = {"game": "ws", "code": "X/W1-001", "name": "優等生の委員長", "power": 3000, "alt_names": []}
+    new = {"game": "ws", "code": "X/W1-001", "name": "優等生の委員長 沢井麻耶", "power": 3500, "alt_names": ["Maya"]}
+    merged, found = merge_card(old, new)
+    assert merged["name"] == "優等生の委員長 沢井麻耶"
+    assert merged["power"] == 3000 and merged["alt_names"] == ["Maya"]
+    kinds = {(d.field, d.kind) for d in found}
+    assert kinds == {("name", "name_title_only"), ("power", "value")}
+    merged2, found2 = merge_card(merged, new)
+    assert merged2 == merged  # merging again changes nothing
+    assert {d.field for d in found2} == {"power"}
+
+
+# -- Weiß Schwarz ----------------------------------------------------------------------------------
+
+@pytest.mark.carddata
+def test_ws_jsonl_counts_fields_and_anomalies():
+    recs = read("ws-jsonl", WS / "alphac2_jp")
+    assert len(recs) == 10807 and all(r.card for r in recs)
+    types = Counter(r.card["card_type"] for r in recs)
+    assert types == {"character": 8886, "climax": 1252, "event": 669}
+    cards = by_code(recs)
+    c = cards["AB/W11-001"].card
+    assert (c["name"], c["colors"], c["level"], c["cost"], c["power"], c["soul"]) == ("皆を見送る役目", ["yellow"], 1, 0, 3500, 1)
+    assert c["traits"] == ["死", "生徒会"] and c["triggers"] == [] and c["rarity"] == "RR"
+    assert c["set_code"] == "AB/W11" and c["number"] == "001"
+    assert cards["AB/W11-001"].printings == [{"code": "AB/W11-001", "rarity": "RR", "image_url": "https://yuyu-tei.jp/card_image/ws/front/ab/10025.jpg"}]
+    climax = cards["AB/W11-024"].card
+    assert climax["triggers"] == ["soul", "shot"] and climax["level"] is None if "level" in climax else True
+    assert climax["effects"] == [{"kind": "climax_bonus", "power": 1000, "soul": 1}]
+    assert cards["PI/SE18-01"].card["name"] == "“爆炎弾七連”ルヴィア"
+    # anomalies
+    assert any("junk trigger" in m for m in messages(cards["VS/W50-062"]))
+    assert any("'PURPLE' is not a WS colour" in m for m in messages(cards["PY/S38-120"]))
+    assert cards["AB/W11-104"].card["card_type"] == "character"
+    assert any("'Character'" in m for m in messages(cards["AB/W11-104"]))
+    assert any("(サイン入り)" in m for m in messages(cards["AB/WE14-06"]))
+    assert cards["AB/WE14-06"].card["name"] == "青空の下のかなで"
+    assert cards["AB/W11-103"].card["soul"] is None
+    for r in recs:
+        errors = validate_card(r.card)
+        assert not errors or r.problems, (r.card["code"], errors)
+
+
+@pytest.mark.carddata
+def test_ws_hotc_groups_rarity_printings_and_splits_names():
+    recs = read("ws-hotc", WS / "rcyberw_hotc_en_jp")
+    assert sum(len(r.printings) for r in recs) == 7504
+    assert len(recs) == 7146 and all(r.card for r in recs)
+    cards = by_code(recs)
+    r = cards["DC/W01-006"]
+    assert [p["rarity"] for p in r.printings] == ["R", "RRR"]
+    assert r.card["name"] == "由夢&音姫" and r.card["power"] == 5500 and r.card["traits"] == ["魔法", "生徒会"]
+    ab = cards["AB/W11-001"].card
+    assert ab["name"] == "皆を見送る役目 かなで" and ab["alt_names"] == ["Sending Everyone Off, Kanade"]
+    assert ab["text"].startswith("【永】") and "Encore" not in ab["text"]
+    assert cards["RW/W15-001S"].card["triggers"] == ["soul"]
+    assert any("truncated" in m for m in messages(cards["DC/W01-01"]))
+    assert any("'SP SP'" in m for m in messages(cards["RN/W16-057"]))
+    assert any("crossover prefix 'RG'" in m for m in messages(cards["ID/W10-110"]))
+
+
+@pytest.mark.carddata
+def test_ws_malformed_xml_each_give_a_clear_error():
+    folder = WS / "alphac2_jp" / "malformed_raw"
+    recs = read("ws-xml", folder)
+    assert len(recs) == 6 and all(r.card is None for r in recs)
+    for rec, file in zip(recs, sorted(folder.glob("*.xml")), strict=True):
+        (problem,) = rec.problems
+        assert problem.message.startswith(f"{file.name}: not well-formed XML at line ")
+    by_file = {r.source: r.problems[0].message for r in recs}
+    assert "unescaped '&'" in by_file["GU-W44-P16.xml"]
+    assert "<Level><2/Level>" in by_file["SAO-S51-104.xml"]
+    assert "<Cost2</Cost>" in by_file["LSS-WE27-A18.xml"]
+
+
+@pytest.mark.carddata
+def test_formats_are_detected_by_content():
+    assert detect_format(WS / "alphac2_jp" / "ws_cards_jp.jsonl") == "ws-jsonl"
+    assert detect_format(WS / "rcyberw_hotc_en_jp" / "RW-W15.txt") == "ws-hotc"
+    assert detect_format(WS / "alphac2_jp" / "malformed_raw" / "RW-W48-011.xml") == "ws-xml"
+    assert detect_format(LYCEE / "lycee_overture_cards.jsonl") == "lycee-jsonl"
+    assert detect_format(LYCEE / "extra" / "lycee_official_csv_format_sample.csv") == "lycee-csv"
+    assert detect_format(LYCEE / "extra" / "lycee_card_digest_LO-6947A_to_LO-6971A.txt") == "lycee-digest"
+    assert detect_format(CHAOS / "IMT_puchimas_trial_ko.textproto") == "chaos-textproto"
+    assert detect_format(CHAOS / "decks" / "IMT_trial_deck_ko.textproto") is None  # a deck, not cards
+
+
+# -- Lycee -----------------------------------------------------------------------------------------
+
+@pytest.mark.carddata
+def test_lycee_jsonl_fields():
+    recs = read("lycee-jsonl", LYCEE / "lycee_overture_cards.jsonl")
+    assert len(recs) == 6541 and all(r.card for r in recs)
+    assert Counter(r.card["card_type"] for r in recs) == {"character": 5841, "event": 338, "area": 198, "item": 164}
+    cards = by_code(recs)
+    c = cards["LO-0001"].card
+    assert c["name"] == "騎士王 セイバー/アルトリア・ペンドラゴン"
+    assert c["alt_names"] == ["セイバー/アルトリア・ペンドラゴン"]
+    assert (c["attributes"], c["cost"], c["cost_detail"]) == (["space"], 3, {"space": 3})
+    assert (c["ap"], c["dp"], c["sp"], c["dmg"], c["ex"]) == (3, 3, 1, 3, 2)
+    assert c["text"] == "[誘発] このキャラで攻撃宣言をしたとき、相手キャラ1体にSP-2する。"  # NFKC digits
+    assert cards["LO-0021"].card["keywords"] == [{"name": "orderstep", "cost": {"snow": 1}}]
+    assert cards["LO-0029"].card["cost_detail"] == {"moon": 2, "star": 1}
+    assert cards["LO-4759"].card["slots"] == ["DF-L", "DF-C", "DF-R"]
+    assert cards["LO-4759"].card["keywords"] == [{"name": "supporter", "cost": {"flower": 2}}]
+    assert cards["LO-6466"].card["conversion_target"] == "楽々浦寮生のまとめ役 鴻さゆみ"
+    assert any("エンゲージ" in m for m in messages(cards["LO-4137"]))
+    assert any("banned" in m for m in messages(cards["LO-2113"]))
+    assert all(not validate_card(r.card) for r in recs)
+
+
+@pytest.mark.carddata
+def test_lycee_csv_and_digest():
+    rows = read("lycee-csv", LYCEE / "extra" / "lycee_official_csv_format_sample.csv")
+    assert [r.card["code"] for r in rows] == ["LO-0923", "LO-0576", "LO-0985"]
+    first = rows[0]
+    assert first.printings == [{"code": "LO-0923-A", "rarity": "P", "image_url": ""}]
+    assert first.card["name"] == "秘めた想い 朝霧 麻衣" and first.card["cost_detail"] == {"flower": 2}
+    assert rows[1].card["keywords"] == ["orderstep"] and rows[1].card["set_code"] == "Fate/Grand Order 2.0"
+    digest = read("lycee-digest", LYCEE / "extra" / "lycee_card_digest_LO-6947A_to_LO-6971A.txt")
+    assert sum(len(r.printings) for r in digest) == 37 and len(digest) == 24
+    cards = by_code(digest)
+    assert [p["code"] for p in cards["LO-6948"].printings] == ["LO-6948", "LO-6948-K"]
+    assert cards["LO-6947"].card["copy_limit"] == 1 and cards["LO-6947"].card["keywords"] == ["aggressive"]
+    assert cards["LO-6954"].card["cost_detail"] == {"space": 2, "star": 1}
+    assert cards["LO-6954"].card.get("ap") is None
+    assert all(not validate_card(r.card) for r in digest)
+
+
+# -- Chaos -----------------------------------------------------------------------------------------
+
+@pytest.mark.carddata
+def test_chaos_textproto_cards():
+    recs = read("chaos-textproto", CHAOS / "IMT_puchimas_trial_ko.textproto")
+    assert len(recs) == 20
+    assert Counter(r.card["card_type"] for r in recs) == {"character": 9, "event": 5, "set": 3, "extra": 3}
+    cards = by_code(recs)
+    c = cards["IM-T01"].card
+    assert (c["title"], c["person"], c["attributes"], c["gender"]) == ("항상 척척, 견실한 사람!", "아키츠키 리츠코", ["fire"], "female")
+    assert (c["atk"], c["defense"], c["partner_atk"], c["partner_def"]) == (4, 4, 2, 2)
+    assert cards["IM-T09"].card["attributes"] == ["light", "dark"]
+    assert cards["IM-T18"].card["extra_persons"] == ["하기와라 유키호", "유키포"]
+    assert any("키사라키" in m for m in messages(cards["IM-T19"]))  # a typo in the source, reported
+    assert all(not validate_card(r.card) for r in recs)
