@@ -18,6 +18,9 @@ from typing import Any, Protocol
 class ImportProblem:
     field: str
     message: str
+    # A warning is an anomaly the importer fixed or flagged (reported, the card is still imported);
+    # anything else refuses the record.
+    warning: bool = False
 
 
 @dataclass
