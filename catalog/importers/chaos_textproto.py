@@ -109,6 +109,9 @@ class ChaosTextproto:
         return bool(re.search(r"^info\s*\{", text, re.M)) and "serial:" in text
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         text = path.read_text(encoding="utf-8-sig")
         try:
             message = parse_textproto(text)

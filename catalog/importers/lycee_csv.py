@@ -73,6 +73,9 @@ class LyceeCsv:
         return bool(_ROW_START.match(first)) and first.count(b",") >= len(COLUMNS) - 1
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         text = path.read_text(encoding="utf-8-sig")
         for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
             if not any(cell.strip() for cell in row):

@@ -79,6 +79,9 @@ class LyceeDigest:
         return bool(re.match(r"^###\s+[A-Z]{2}-\d+", text)) and ("效果:" in text or "基本:" in text or "AP" in text)
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         lines = path.read_text(encoding="utf-8-sig").split("\n")
         records: list[tuple[int, str, list[str]]] = []
         for number, line in enumerate(lines, start=1):

@@ -74,6 +74,9 @@ class LyceeJsonLines:
         return isinstance(data, dict) and {"cardNo", "useTarget"} <= set(data)
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         with open(path, encoding="utf-8-sig") as fh:
             for number, line in enumerate(fh, start=1):
                 if not line.strip():

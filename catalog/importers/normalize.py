@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules import games as g
 
-from . import ImportProblem
+from . import ImportProblem, ImportRecord
 
 # ----------------------------------------------------------------------------------------------
 # text
@@ -398,3 +398,13 @@ def lycee_base_code(code: str) -> tuple[str, str]:
     if not m:
         return code, ""
     return m["base"], m["variant"] or ""
+
+
+def warnings_on_cards(records: Iterable[ImportRecord]) -> Iterator[ImportRecord]:
+    """Mark the problems of every readable record as warnings: the importer fixed or flagged them
+    and the card is still imported (the card's own validation can still refuse it)."""
+    for rec in records:
+        if rec.card is not None:
+            for p in rec.problems:
+                p.warning = True
+        yield rec

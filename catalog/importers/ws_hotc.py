@@ -165,6 +165,9 @@ class WsHotc:
         return bool(SEPARATOR.search(text)) and "Traits::" in text and "Card Text/Abilities:" in text
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         for file in ws_files(path, ".txt"):
             text = file.read_text(encoding="utf-8-sig")
             # Group the rarity printings of one code; a card is yielded at its first block.

@@ -148,6 +148,9 @@ class WsJsonLines:
         return isinstance(data, dict) and {"ID", "Type", "Name", "Colour"} <= set(data)
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         for file in ws_files(path, ".jsonl"):
             traits = load_trait_names(file.parent / TRAITS_FILE)
             with open(file, encoding="utf-8-sig") as fh:

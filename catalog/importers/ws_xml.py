@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ImportProblem, ImportRecord, register
+from . import normalize as n
 from .ws_jsonl import TRAITS_FILE, convert, load_trait_names
 
 
@@ -67,6 +68,9 @@ class WsXml:
         return bool(re.search(r"<Card>\s*<Type>", text)) or (path.suffix.lower() == ".xml" and "<Card>" in text and "<ID>" in text and "<deck>" not in text)
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
+        return n.warnings_on_cards(self._read(path, game))
+
+    def _read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         files = sorted(path.rglob("*.xml")) if path.is_dir() else [path]
         traits_cache: dict[Path, dict[str, str]] = {}
         for number, file in enumerate(files, start=1):
