@@ -1,18 +1,336 @@
 """Write-side services for the catalog (HackSoft style: ``<entity>_<action>``)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
 
-from .models import Card, CardFacet
+from rules import games as g
+from rules.cards import CARD_FIELDS, validate_card
+
+from .cardfields import STR_FIELDS, card_normalize
+from .importers import FORMATS, ImportRecord, load_all
+from .models import Card, CardFacet, CardPrinting
+
+# Rows per IN (...) list: SQLite's variable limit is generous on 3.32+, but old builds stop at 999.
+CHUNK = 900
+BATCH = 500
+
+
+def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
 
 
 @transaction.atomic
 def card_sync_facets(*, cards: Iterable[Card]) -> int:
-    """Rebuild the CardFacet rows of ``cards`` from their list fields; returns rows written."""
-    cards = list(cards)
-    CardFacet.objects.filter(card__in=[c.pk for c in cards]).delete()
+    """Rebuild the CardFacet rows of ``cards`` from their list fields; returns rows written.
+
+    Bulk: one DELETE per 900 cards and batched INSERTs, whatever the number of cards.
+    """
+    cards = [c for c in cards if c.pk is not None]
+    for chunk in _chunks([c.pk for c in cards]):
+        CardFacet.objects.filter(card_id__in=chunk).delete()
     rows = [CardFacet(card=c, facet=f, value=v[:128]) for c in cards for f, v in dict.fromkeys(c.facet_values())]
     CardFacet.objects.bulk_create(rows, batch_size=2000)
     return len(rows)
+
+
+# -- import -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RecordError:
+    """One reason a source record was refused. ``record`` 0 = the file as a whole."""
+
+    source: str
+    record: int
+    code: str
+    field: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        where += f"record {self.record}" if self.record else "file"
+        if self.code:
+            where += f" ({self.code})"
+        return f"{where}: {self.field}: {self.message}"
+
+
+@dataclass
+class ImportSummary:
+    """What an import did (or would do, with ``dry_run``); ``as_dict()`` is the ``--report`` JSON."""
+
+    game: str
+    dry_run: bool = False
+    allow_skips: bool = False
+    read: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    printings: int = 0
+    facets: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+    written: bool = False
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """False when the import was refused (bad records without ``allow_skips``, or a database error)."""
+        return not self.errors or (self.allow_skips and all(e.record for e in self.errors))
+
+    @property
+    def status(self) -> str:
+        if not self.ok:
+            return "failed"
+        return "dry-run" if self.dry_run else "imported"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "status": self.status,
+            "dry_run": self.dry_run,
+            "allow_skips": self.allow_skips,
+            "written": self.written,
+            "read": self.read,
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+            "printings": self.printings,
+            "facets": self.facets,
+            "seconds": round(self.seconds, 3),
+            "errors": [e.as_dict() for e in self.errors],
+        }
+
+    def text(self) -> str:
+        verb = {"failed": "refused, nothing written", "dry-run": "dry run, nothing written", "imported": "imported"}
+        return (
+            f"{self.game}: {verb[self.status]} — read {self.read}, created {self.created}, updated {self.updated}, "
+            f"unchanged {self.unchanged}, skipped {self.skipped}; printings {self.printings}; {self.seconds:.2f}s"
+        )
+
+
+_MAX_LENGTH = {
+    name: Card._meta.get_field(name).max_length for name in STR_FIELDS if getattr(Card._meta.get_field(name), "max_length", None)
+}
+_url = URLValidator(schemes=["http", "https"])
+
+
+def _printing_problems(printings: list[dict[str, Any]]) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
+    rows: list[tuple[str, str, str]] = []
+    problems: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for i, p in enumerate(printings, start=1):
+        extra = set(p) - {"code", "rarity", "image_url"}
+        if extra:
+            problems.append(("printings", f"printing {i}: unknown key(s) {', '.join(sorted(map(str, extra)))}"))
+            continue
+        code, rarity, url = p.get("code"), p.get("rarity") or "", p.get("image_url") or ""
+        if not isinstance(code, str) or not code.strip():
+            problems.append(("printings", f"printing {i}: code is required"))
+            continue
+        if not isinstance(rarity, str) or not isinstance(url, str):
+            problems.append(("printings", f"printing {i}: rarity and image_url must be text"))
+            continue
+        code = code.strip()
+        if len(code) > 64 or len(rarity) > 16 or len(url) > 500:
+            problems.append(("printings", f"printing {i}: code ≤ 64, rarity ≤ 16, image_url ≤ 500 characters"))
+            continue
+        if url:
+            try:
+                _url(url)
+            except ValidationError:
+                problems.append(("printings", f"printing {i}: image_url {url[:80]!r} is not an http(s) URL"))
+                continue
+        if (code, rarity) in seen:
+            problems.append(("printings", f"printing {i}: {code} {rarity} is listed twice"))
+            continue
+        seen.add((code, rarity))
+        rows.append((code, rarity, url))
+    return sorted(rows), problems
+
+
+def card_check(card: Any, *, game: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Normalise and validate one card dict for ``game``: the stored form and ``(field, message)`` problems."""
+    normal, problems = card_normalize(card)
+    if problems:
+        return normal, problems
+    if normal["game"] != game:
+        return normal, [("game", f"this is a {normal['game'] or '(no game)'} card but the import is for {game}")]
+    for name, limit in _MAX_LENGTH.items():
+        if len(normal[name]) > limit:
+            problems.append((name, f"{name} is too long ({len(normal[name])} characters, at most {limit})"))
+    problems += validate_card(normal)
+    return normal, problems
+
+
+@dataclass
+class _Good:
+    number: int
+    source: str
+    card: dict[str, Any]
+    printings: list[tuple[str, str, str]] | None  # None = the record says nothing about printings
+
+
+def card_import(
+    *, records: Iterable[ImportRecord], game: str, dry_run: bool = False, allow_skips: bool = False
+) -> ImportSummary:
+    """Validate ``records`` and upsert them by (game, code) in one transaction.
+
+    Every bad record is reported with its number and field. Without ``allow_skips`` one bad record
+    means nothing is written; with it, bad records are skipped and the rest imported. ``dry_run``
+    does all the work, including the database writes, inside a transaction that is rolled back.
+    """
+    if game not in g.GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
+    started = time.perf_counter()
+    summary = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips)
+    good: list[_Good] = []
+    by_code: dict[str, tuple[str, int]] = {}
+    bad_records = 0
+    for rec in records:
+        if rec.number:
+            summary.read += 1
+        code = str((rec.card or {}).get("code") or "").strip() if isinstance(rec.card, dict) else ""
+        problems = [(p.field, p.message) for p in rec.problems]
+        normal: dict[str, Any] = {}
+        printings: list[tuple[str, str, str]] | None = None
+        if rec.card is not None:
+            normal, card_problems = card_check(rec.card, game=game)
+            problems += card_problems
+            if rec.printings:
+                printings, p_problems = _printing_problems(rec.printings)
+                problems += p_problems
+            if code and not problems:
+                if code in by_code:
+                    src, num = by_code[code]
+                    problems.append(("code", f"code {code} already appears in {src + ' ' if src != rec.source else ''}record {num}"))
+                else:
+                    by_code[code] = (rec.source, rec.number)
+        elif not problems:
+            problems.append(("card", "the record could not be read"))
+        if problems:
+            if rec.number:
+                bad_records += 1
+            for fld, msg in problems:
+                summary.errors.append(RecordError(rec.source, rec.number, code, fld, msg))
+            continue
+        good.append(_Good(rec.number, rec.source, normal, printings))
+    summary.skipped = bad_records if allow_skips else 0
+    if summary.errors and not allow_skips:
+        summary.seconds = time.perf_counter() - started
+        return summary
+    if any(e.record == 0 for e in summary.errors):
+        # A file that could not be read at all is never "skipped".
+        summary.seconds = time.perf_counter() - started
+        return summary
+    try:
+        with transaction.atomic():
+            _upsert(good, game, summary)
+            if dry_run:
+                transaction.set_rollback(True)
+    except (IntegrityError, DatabaseError) as exc:
+        summary.created = summary.updated = summary.unchanged = summary.printings = summary.facets = 0
+        summary.errors.append(RecordError("", 0, "", "database", f"the database refused the import: {exc}"))
+        summary.seconds = time.perf_counter() - started
+        return summary
+    summary.written = not dry_run
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _upsert(good: list[_Good], game: str, summary: ImportSummary) -> None:
+    codes = [r.card["code"] for r in good]
+    existing: dict[str, Card] = {}
+    for chunk in _chunks(codes):
+        existing.update({c.code: c for c in Card.objects.filter(game=game, code__in=chunk)})
+    old_printings: dict[int, list[tuple[str, str, str]]] = {}
+    with_printings = [existing[r.card["code"]].pk for r in good if r.printings is not None and r.card["code"] in existing]
+    for chunk in _chunks(with_printings):
+        for p in CardPrinting.objects.filter(card_id__in=chunk).order_by("code", "rarity"):
+            old_printings.setdefault(p.card_id, []).append((p.code, p.rarity, p.image_url))
+
+    created: list[Card] = []
+    updated: list[Card] = []
+    changed_fields: set[str] = set()
+    printing_cards: list[tuple[Card, list[tuple[str, str, str]]]] = []
+    now = timezone.now()
+    for r in good:
+        card = existing.get(r.card["code"])
+        if card is None:
+            card = Card(**r.card)
+            created.append(card)
+            if r.printings:
+                printing_cards.append((card, r.printings))
+            continue
+        current = card.to_dict()
+        diff = [k for k in CARD_FIELDS if current[k] != r.card[k]]
+        printings_changed = r.printings is not None and sorted(old_printings.get(card.pk, [])) != r.printings
+        if diff:
+            for k in diff:
+                setattr(card, k, r.card[k])
+            card.updated = now
+            changed_fields.update(diff)
+            updated.append(card)
+        if printings_changed:
+            printing_cards.append((card, r.printings or []))
+        if not diff and not printings_changed:
+            summary.unchanged += 1
+    summary.updated = len(updated) + sum(1 for c, _ in printing_cards if c.pk is not None and c not in updated)
+
+    Card.objects.bulk_create(created, batch_size=BATCH)
+    if any(c.pk is None for c in created):  # databases that cannot return ids from a bulk insert
+        ids: dict[str, int] = {}
+        for chunk in _chunks([c.code for c in created]):
+            ids.update(Card.objects.filter(game=game, code__in=chunk).values_list("code", "id"))
+        for c in created:
+            c.pk = ids[c.code]
+    summary.created = len(created)
+    if updated:
+        Card.objects.bulk_update(updated, fields=sorted(changed_fields) + ["updated"], batch_size=BATCH)
+    summary.facets = card_sync_facets(cards=created + updated)
+
+    if printing_cards:
+        for chunk in _chunks([c.pk for c, _ in printing_cards]):
+            CardPrinting.objects.filter(card_id__in=chunk).delete()
+        rows = [
+            CardPrinting(card=c, game=game, code=code, rarity=rarity, image_url=url)
+            for c, printings in printing_cards for code, rarity, url in printings
+        ]
+        CardPrinting.objects.bulk_create(rows, batch_size=BATCH)
+        summary.printings = len(rows)
+
+
+# -- export -------------------------------------------------------------------------------------
+
+def card_export_rows(*, game: str) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Every card of ``game`` in code order as ``(card dict, printings)``, streamed in chunks."""
+    cards = Card.objects.filter(game=game).order_by("code").prefetch_related("printings")
+    for card in cards.iterator(chunk_size=2000):
+        printings = sorted(
+            ({"code": p.code, "rarity": p.rarity, "image_url": p.image_url} for p in card.printings.all()),
+            key=lambda p: (p["code"], p["rarity"]),
+        )
+        yield card.to_dict(), printings
+
+
+def card_export(*, game: str, fmt: str, fh: IO[str]) -> int:
+    """Write every card of ``game`` to ``fh`` in the registered format ``fmt``; returns the card count."""
+    if game not in g.GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
+    load_all()
+    writer = FORMATS.get(fmt)
+    if writer is None or not hasattr(writer, "write"):
+        can = sorted(n for n, f in FORMATS.items() if hasattr(f, "write"))
+        raise ValueError(f"cannot export as {fmt!r}; export formats: {', '.join(can)}")
+    return writer.write(card_export_rows(game=game), fh, game)

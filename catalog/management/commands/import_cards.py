@@ -1,0 +1,75 @@
+"""``manage.py import_cards FILE [FILE...] --game GAME [--format FMT] [--dry-run] [--report R] [--allow-skips]``.
+
+Reads each file with a registered import format (``catalog.importers``; detected from the content
+unless ``--format`` is given), validates every record and upserts them all in one transaction via
+``catalog.services.card_import``. Exit codes: 0 imported (or dry run passed); 1 bad records or a
+database refusal, nothing written; 2 usage error (unknown game/format, unreadable or undetectable file).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog.importers import FORMATS, detect_format, load_all
+from catalog.services import card_import
+from rules import games as g
+
+MAX_PRINTED_ERRORS = 200
+
+
+class Command(BaseCommand):
+    help = "Import cards from files in a registered format (json, csv, ...), upserting by (game, code)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        load_all()
+        parser.add_argument("files", nargs="+", metavar="FILE")
+        parser.add_argument("--game", required=True, choices=g.GAMES)
+        parser.add_argument("--format", dest="fmt", choices=sorted(FORMATS),
+                            help="file format (default: detected from each file's content)")
+        parser.add_argument("--dry-run", action="store_true", help="validate and count, write nothing")
+        parser.add_argument("--report", metavar="FILE", help="also write the summary as JSON to FILE")
+        parser.add_argument("--allow-skips", action="store_true",
+                            help="skip bad records (listed with reasons) and import the rest")
+
+    def handle(self, *args, files: list[str], game: str, fmt: str | None, dry_run: bool, report: str | None,
+               allow_skips: bool, **options) -> None:
+        load_all()
+        readers = []
+        formats: dict[str, str] = {}
+        for name in files:
+            path = Path(name)
+            if not path.is_file():
+                raise CommandError(f"{name}: no such file", returncode=2)
+            chosen = fmt or detect_format(path)
+            if chosen is None:
+                raise CommandError(
+                    f"{name}: cannot tell the format from the content; pass --format (one of {', '.join(sorted(FORMATS))})",
+                    returncode=2,
+                )
+            formats[name] = chosen
+            readers.append(FORMATS[chosen].read(path, game))
+        summary = card_import(records=itertools.chain.from_iterable(readers), game=game, dry_run=dry_run,
+                              allow_skips=allow_skips)
+        for i, err in enumerate(summary.errors):
+            if i == MAX_PRINTED_ERRORS:
+                self.stderr.write(f"... and {len(summary.errors) - i} more (see --report)")
+                break
+            prefix = "skipped" if summary.ok else "error"
+            self.stderr.write(f"{prefix}: {err}")
+        data = summary.as_dict()
+        data["files"] = [{"path": name, "format": formats[name]} for name in files]
+        if report:
+            target = sys.stdout if report == "-" else None
+            text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+            if target:
+                target.write(text)
+            else:
+                Path(report).write_text(text, encoding="utf-8")
+        self.stdout.write(summary.text())
+        if not summary.ok:
+            bad = len({(e.source, e.record) for e in summary.errors})
+            raise CommandError(f"{bad} bad record(s); nothing was written", returncode=1)
