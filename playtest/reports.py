@@ -67,28 +67,29 @@ def opening_odds(job: PlaytestJob) -> list[dict[str, Any]]:
 
 
 def extras(job: PlaytestJob) -> dict[str, Any]:
-    """Per-game counters (total and per game) and per-turn series (mean per game by own turn)."""
+    """Per-game extras from the engine's counters: totals and means per game, the engine's declared
+    ratios (e.g. WS damage per attack, cancel rate) and per-turn series (mean per game reaching that turn)."""
     result = job.result or {}
-    games = result.get("games", 0) or 0
+    ex = (job.summary or {}).get("extras")
+    if ex is None and result:
+        ex = RunStats.from_dict(result).extras()
+    ex = ex or {}
+    help_ = ex.get("descriptions", {})
     counters = [
-        {"name": k.replace("_", " "), "key": k, "total": v, "per_game": _pct(v, games)}
-        for k, v in sorted(result.get("counters", {}).items()) if not OPENING_COUNTER.match(k)
+        {"name": k.replace("_", " "), "key": k, "total": v["total"], "per_game": v["per_game"], "help": help_.get(k, "")}
+        for k, v in ex.get("counters", {}).items() if not OPENING_COUNTER.match(k)
     ]
-    # Derived rates the engines' counters allow (e.g. WS damage per attack, cancel rate).
-    c = result.get("counters", {})
-    derived = []
-    for num, den, label in (("damage", "attacks", "damage per attack"), ("damage_dealt", "attacks", "damage per attack"),
-                            ("cancels", "attacks", "cancel rate (per attack)"),
-                            ("cancelled", "attacks", "cancel rate (per attack)"),
-                            ("refreshes", None, "refreshes per game")):
-        if num in c and (den is None or c.get(den)):
-            derived.append({"name": label, "value": c[num] / (c[den] if den else games) if (den or games) else None})
-    series = []
-    for name, by_turn in sorted(result.get("per_turn", {}).items()):
-        turns = sorted(int(t) for t in by_turn)
-        series.append({"name": name.replace("_", " "), "key": name,
-                       "values": [{"turn": t, "mean": by_turn[str(t)] / games if games else 0} for t in turns]})
-    return {"counters": counters, "derived": derived, "series": series}
+    ratios = [
+        {"name": k.replace("_", " "), "key": k, "value": v.get("value"), "n": v.get("n"), "d": v.get("d"),
+         "help": help_.get(k, "")}
+        for k, v in ex.get("ratios", {}).items()
+    ]
+    series = [
+        {"name": k.replace("_", " "), "key": k, "help": help_.get(k, ""),
+         "values": [{"turn": int(t), "mean": m} for t, m in sorted(v.items(), key=lambda kv: int(kv[0]))]}
+        for k, v in ex.get("per_turn", {}).items()
+    ]
+    return {"counters": counters, "ratios": ratios, "series": series}
 
 
 def first_playable(job: PlaytestJob) -> list[dict[str, Any]]:

@@ -447,3 +447,51 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [_jsonable(v) for v in value]
     return value
+
+
+# -- deck sources ----------------------------------------------------------------------------------
+def deck_source_from_text(*, game: str, text: str) -> dict[str, Any]:
+    """Zones from pasted deck text; every line that cannot be read is an error with its number."""
+    from rules.decktext import parse_deck_text
+
+    if not isinstance(text, str) or not text.strip():
+        raise PlaytestError([_err("text", "required", "the deck list is empty")])
+    parsed = parse_deck_text(text)
+    if parsed.errors:
+        raise PlaytestError([_err("text", "parse_error", f"line {e.line}: {e.message}", line=e.line) for e in parsed.errors])
+    zones: dict[str, dict[str, int]] = {}
+    for e in parsed.entries:
+        zones.setdefault(e.zone, {})
+        zones[e.zone][e.code] = zones[e.zone].get(e.code, 0) + e.count
+    return {"game": game, "zones": zones, "source": PlaytestJob.Source.TEXT}
+
+
+def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str | None = None,
+                          version: int | None = None) -> dict[str, Any]:
+    """Zones of a saved deck (by id: its owner, or anyone for a public deck) or of a shared deck link
+    (a link that pins a version always plays that version)."""
+    try:
+        from decks.models import DeckVersion
+        from decks.selectors import deck_get, deck_get_by_slug, deck_snapshot
+    except ImportError as exc:  # pragma: no cover - the decks app is part of the project
+        raise PlaytestError("saved decks are not available on this site") from exc
+    if share:
+        deck = deck_get_by_slug(str(share), user=user)
+        if deck is None:
+            raise PlaytestError([_err("share", "not_found", f"no shared deck with the link {share!r}")], status=404)
+        pinned = getattr(deck, "shared_version", None)
+        if pinned is not None:
+            version = pinned
+        source = PlaytestJob.Source.SHARE
+    else:
+        deck = deck_get(deck_id=int(deck_id), user=user) if deck_id is not None else None
+        if deck is None:
+            raise PlaytestError([_err("deck", "not_found", f"deck {deck_id} does not exist or is not yours to see")],
+                                status=404)
+        source = PlaytestJob.Source.DECK
+    try:
+        snap = deck_snapshot(deck=deck, version=version)
+    except DeckVersion.DoesNotExist as exc:
+        raise PlaytestError([_err("version", "not_found", f"the deck has no version {version} (latest is {deck.version})")]) from exc
+    return {"game": deck.game, "zones": snap["zones"], "name": snap.get("name", deck.name), "source": source,
+            "deck_id": deck.pk, "deck_version": snap.get("version"), "deck_slug": deck.slug if share is None else str(share)}

@@ -1,0 +1,180 @@
+"""Playtest API: create (202), read with progress and statistics, cancel, list, replay one game, compare."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import Throttled
+from rest_framework.generics import ListAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import reports, services
+from ..models import PlaytestJob
+from ..selectors import playtest_get, playtest_is_mine, playtest_list
+from ..stats import compare_results
+from ..throttles import PlaytestCreateThrottle
+from .serializers import (
+    ErrorSerializer,
+    GameLogSerializer,
+    PlaytestCreateSerializer,
+    PlaytestJobSerializer,
+    PlaytestListSerializer,
+)
+
+KEY_PARAM = OpenApiParameter("key", OpenApiTypes.STR, OpenApiParameter.PATH,
+                             description="the job's id (owner or creating session) or its share slug (anyone)")
+
+
+def session_key(request: Any, *, create: bool = False) -> str:
+    session = getattr(request, "session", None)
+    if session is None:
+        return ""
+    if create and not session.session_key:
+        session.save()
+    return session.session_key or ""
+
+
+def client_ip(request: Any) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def error_response(exc: services.PlaytestError) -> Response:
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return Response({"errors": exc.errors, "detail": str(exc)}, status=exc.status, headers=headers)
+
+
+def create_job_from_data(data: dict[str, Any], request: Any) -> PlaytestJob:
+    """Resolve the deck source and create the job (shared by the API and the form page)."""
+    user = request.user if request.user.is_authenticated else None
+    if "deck" in data or "share" in data:
+        src = services.deck_source_from_deck(user=user, deck_id=data.get("deck"), share=data.get("share"),
+                                             version=data.get("version"))
+        if data.get("game") and data["game"] != src["game"]:
+            raise services.PlaytestError([{"field": "game", "code": "mismatch",
+                                           "message": f"the deck is a {src['game']} deck, not {data['game']}"}])
+    elif "entries" in data:
+        zones: dict[str, dict[str, int]] = {}
+        for e in data["entries"]:
+            zones.setdefault(e["zone"], {})
+            zones[e["zone"]][e["code"]] = zones[e["zone"]].get(e["code"], 0) + e["count"]
+        src = {"game": data["game"], "zones": zones, "source": PlaytestJob.Source.TEXT}
+    else:
+        src = services.deck_source_from_text(game=data["game"], text=data["text"])
+    name = data.get("name") or src.pop("name", "") or ""
+    src.pop("name", None)
+    return services.playtest_create(
+        **src, name=name, games=data.get("games", 1000), owner=user, session_key=session_key(request, create=True),
+        client_ip=client_ip(request), seed=data.get("seed"), pilot=data.get("pilot") or None,
+        options=data.get("options"), turn_cap=data.get("turn_cap"),
+    )
+
+
+class PlaytestListCreateView(ListAPIView):
+    serializer_class = PlaytestListSerializer
+
+    def get_queryset(self):
+        return playtest_list(user=self.request.user, session_key=session_key(self.request), filters=self.request.query_params)
+
+    def get_throttles(self):
+        return [PlaytestCreateThrottle()] if self.request.method == "POST" else []
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise Throttled(wait, detail="too many playtest jobs started recently"
+                        + (f"; try again in {int(wait or 0) + 1} seconds" if wait else ""))
+
+    @extend_schema(summary="My playtest jobs (signed-in user, or this browser session)")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Start a goldfish playtest job",
+        request=PlaytestCreateSerializer,
+        responses={202: PlaytestJobSerializer, 400: ErrorSerializer, 404: ErrorSerializer,
+                   429: OpenApiResponse(ErrorSerializer, description="too many active jobs, or started too often "
+                                        "(Retry-After says when to try again)")},
+    )
+    def post(self, request: Request) -> Response:
+        ser = PlaytestCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        try:
+            job = create_job_from_data(ser.validated_data, request)
+        except services.PlaytestError as exc:
+            return error_response(exc)
+        job.refresh_from_db()
+        data = PlaytestJobSerializer(job, context={"request": request}).data
+        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+
+
+def _get_job(request: Request, key: str) -> PlaytestJob | None:
+    return playtest_get(key=key, user=request.user, session_key=session_key(request))
+
+
+NOT_FOUND = {"detail": "no such playtest job (or it is not yours: use its share link)"}
+
+
+class PlaytestDetailView(APIView):
+    @extend_schema(summary="A playtest job: status, progress and, when done, its statistics",
+                   parameters=[KEY_PARAM], responses={200: PlaytestJobSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, key: str) -> Response:
+        job = _get_job(request, key)
+        if job is None:
+            return Response(NOT_FOUND, status=404)
+        return Response(PlaytestJobSerializer(job, context={"request": request}).data)
+
+
+class PlaytestCancelView(APIView):
+    @extend_schema(summary="Cancel a queued or running job (owner or creating session only)", request=None,
+                   parameters=[KEY_PARAM], responses={200: PlaytestJobSerializer, 403: ErrorSerializer,
+                                                      404: ErrorSerializer, 409: ErrorSerializer})
+    def post(self, request: Request, key: str) -> Response:
+        job = _get_job(request, key)
+        if job is None:
+            return Response(NOT_FOUND, status=404)
+        if not playtest_is_mine(job, user=request.user, session_key=session_key(request)):
+            return Response({"detail": "only the job's owner can cancel it"}, status=403)
+        if not services.playtest_cancel(job=job):
+            return Response({"detail": f"the job already ended ({job.status})"}, status=409)
+        return Response(PlaytestJobSerializer(job, context={"request": request}).data)
+
+
+class PlaytestGameLogView(APIView):
+    @extend_schema(summary="Replay one game of a job from its seed, with the full event log",
+                   parameters=[KEY_PARAM, OpenApiParameter("index", OpenApiTypes.INT, OpenApiParameter.PATH,
+                                                           description="game index, 0 to games-1")],
+                   responses={200: GameLogSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, key: str, index: int) -> Response:
+        job = _get_job(request, key)
+        if job is None:
+            return Response(NOT_FOUND, status=404)
+        try:
+            replay = reports.game_replay(job, index)
+        except IndexError as exc:
+            return Response({"detail": str(exc)}, status=404)
+        replay.pop("turns", None)
+        return Response(replay)
+
+
+class PlaytestCompareView(APIView):
+    @extend_schema(
+        summary="Compare two finished jobs (b relative to a): win rate and turn of win, with tests",
+        parameters=[OpenApiParameter("a", OpenApiTypes.STR, required=True, description="id or share slug"),
+                    OpenApiParameter("b", OpenApiTypes.STR, required=True, description="id or share slug")],
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        keys = [request.query_params.get("a"), request.query_params.get("b")]
+        if not all(keys):
+            return Response({"detail": "give two jobs: ?a=<id or slug>&b=<id or slug>"}, status=400)
+        jobs = [_get_job(request, k) for k in keys]
+        for k, job in zip("ab", jobs, strict=True):
+            if job is None:
+                return Response({"detail": f"{k}: " + NOT_FOUND["detail"]}, status=404)
+            if job.status != PlaytestJob.Status.DONE:
+                return Response({"detail": f"{k}: job {job.pk} is {job.status}, not done"}, status=400)
+        return Response({"a": PlaytestListSerializer(jobs[0], context={"request": request}).data,
+                         "b": PlaytestListSerializer(jobs[1], context={"request": request}).data,
+                         **compare_results(jobs[0].result, jobs[1].result)})

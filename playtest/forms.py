@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules import games as g
+
+from . import conf
+
+
+class PlaytestForm(forms.Form):
+    """Start a job from a pasted deck list, or (hidden fields) from a saved or shared deck."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=[(c, g.GAME_NAMES[c]) for c in g.GAMES], required=False)
+    text = forms.CharField(label=_("Deck list"), required=False, widget=forms.Textarea(attrs={"rows": 14, "cols": 48}),
+                           help_text=_("One 'COUNT CODE' line per card; '# main', '# extra', '# ace', '# ex', "
+                                       "'# partner' start sections."))
+    deck = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
+    share = forms.CharField(required=False, widget=forms.HiddenInput, max_length=32)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
+    name = forms.CharField(label=_("Name"), required=False, max_length=200)
+    games = forms.IntegerField(label=_("Games"), initial=1000, min_value=1)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**63 - 1,
+                              help_text=_("Leave empty for a random seed; the same seed replays the same games."))
+    turn_cap = forms.IntegerField(label=_("Turn cap"), required=False, min_value=1)
+    pilot = forms.CharField(label=_("Pilot"), required=False, max_length=32)
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        authed = bool(user is not None and user.is_authenticated)
+        cap = conf.get("PLAYTEST_MAX_GAMES_USER" if authed else "PLAYTEST_MAX_GAMES_ANON")
+        self.fields["games"].help_text = _("At most %(cap)s games per job.") % {"cap": f"{cap:,}"}
+        self.fields["turn_cap"].help_text = _("1 to %(max)s own turns (default: the engine's).") % {
+            "max": conf.get("PLAYTEST_MAX_TURN_CAP")}
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("deck") and not data.get("share"):
+            if not (data.get("text") or "").strip():
+                self.add_error("text", _("Paste a deck list."))
+            if not data.get("game"):
+                self.add_error("game", _("Choose the game of the deck list."))
+        return data
+
+    def as_api_data(self) -> dict:
+        d = self.cleaned_data
+        out: dict = {"games": d["games"]}
+        if d.get("deck"):
+            out["deck"] = d["deck"]
+        elif d.get("share"):
+            out["share"] = d["share"]
+        else:
+            out["text"] = d["text"]
+            out["game"] = d["game"]
+        if (d.get("deck") or d.get("share")) and d.get("version"):
+            out["version"] = d["version"]
+        for key in ("seed", "turn_cap", "pilot", "name"):
+            if d.get(key) not in (None, ""):
+                out[key] = d[key]
+        return out

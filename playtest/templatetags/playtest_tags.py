@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def pct(value: Any, digits: int = 1) -> str:
+    """0.4567 -> '45.7%'; None -> '—'."""
+    if value is None or value == "":
+        return "—"
+    try:
+        return f"{float(value) * 100:.{int(digits)}f}%"
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def num(value: Any, digits: int = 2) -> str:
+    if value is None or value == "":
+        return "—"
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if f == int(f) and abs(f) < 1e15:
+        return f"{int(f):,}"
+    return f"{f:,.{int(digits)}f}"
+
+
+@register.filter
+def signed_pct(value: Any) -> str:
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:+.1f} pts"
+
+
+@register.filter
+def pvalue(value: Any) -> str:
+    if value is None:
+        return "—"
+    v = float(value)
+    return "< 0.0001" if v < 1e-4 else f"{v:.4f}"
