@@ -60,6 +60,11 @@ class Command(BaseCommand):
                 break
             prefix = "skipped" if summary.ok else "error"
             self.stderr.write(f"{prefix}: {err}")
+        for i, warn in enumerate(summary.warnings):
+            if i == MAX_PRINTED_ERRORS:
+                self.stderr.write(f"... and {len(summary.warnings) - i} more warnings (see --report)")
+                break
+            self.stderr.write(f"warning: {warn}")
         data = summary.as_dict()
         data["files"] = [{"path": name, "format": formats[name]} for name in files]
         if report:
