@@ -80,6 +80,11 @@ class ImportSummary:
     printings: int = 0
     facets: int = 0
     errors: list[RecordError] = field(default_factory=list)
+    # Anomalies the importer fixed or flagged (the card was imported) and, with ``merge``, the fields
+    # on which the incoming source disagrees with the catalog (catalog.importers.merge).
+    warnings: list[RecordError] = field(default_factory=list)
+    merge: bool = False
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
     written: bool = False
     seconds: float = 0.0
 
@@ -110,6 +115,9 @@ class ImportSummary:
             "facets": self.facets,
             "seconds": round(self.seconds, 3),
             "errors": [e.as_dict() for e in self.errors],
+            "merge": self.merge,
+            "warnings": [e.as_dict() for e in self.warnings],
+            "disagreements": self.disagreements,
         }
 
     def text(self) -> str:
@@ -117,6 +125,8 @@ class ImportSummary:
         return (
             f"{self.game}: {verb[self.status]} — read {self.read}, created {self.created}, updated {self.updated}, "
             f"unchanged {self.unchanged}, skipped {self.skipped}; printings {self.printings}; {self.seconds:.2f}s"
+            + (f"; {len(self.warnings)} warning(s)" if self.warnings else "")
+            + (f"; {len(self.disagreements)} disagreement(s) with the catalog" if self.merge else "")
         )
 
 
@@ -183,18 +193,23 @@ class _Good:
 
 
 def card_import(
-    *, records: Iterable[ImportRecord], game: str, dry_run: bool = False, allow_skips: bool = False
+    *, records: Iterable[ImportRecord], game: str, dry_run: bool = False, allow_skips: bool = False,
+    merge: bool = False,
 ) -> ImportSummary:
     """Validate ``records`` and upsert them by (game, code) in one transaction.
 
     Every bad record is reported with its number and field. Without ``allow_skips`` one bad record
     means nothing is written; with it, bad records are skipped and the rest imported. ``dry_run``
     does all the work, including the database writes, inside a transaction that is rolled back.
+    Problems marked ``warning`` are reported in ``summary.warnings`` and do not refuse the record.
+    ``merge``: a card already in the catalog is merged with the incoming one
+    (``catalog.importers.merge.merge_card``: empty fields filled, full names kept, printings united)
+    instead of overwritten, and every field disagreement is listed in ``summary.disagreements``.
     """
     if game not in g.GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
     started = time.perf_counter()
-    summary = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips)
+    summary = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips, merge=merge)
     good: list[_Good] = []
     by_code: dict[str, tuple[str, int]] = {}
     bad_records = 0
@@ -202,7 +217,12 @@ def card_import(
         if rec.number:
             summary.read += 1
         code = str((rec.card or {}).get("code") or "").strip() if isinstance(rec.card, dict) else ""
-        problems = [(p.field, p.message) for p in rec.problems]
+        problems = [(p.field, p.message) for p in rec.problems if not getattr(p, "warning", False)]
+        warn_code = str((rec.card or {}).get("code") or "").strip() if isinstance(rec.card, dict) else ""
+        summary.warnings.extend(
+            RecordError(rec.source, rec.number, warn_code, p.field, p.message)
+            for p in rec.problems if getattr(p, "warning", False)
+        )
         normal: dict[str, Any] = {}
         printings: list[tuple[str, str, str]] | None = None
         if rec.card is not None:
@@ -236,7 +256,7 @@ def card_import(
         return summary
     try:
         with transaction.atomic():
-            _upsert(good, game, summary)
+            _upsert(good, game, summary, merge=merge)
             if dry_run:
                 transaction.set_rollback(True)
     except (IntegrityError, DatabaseError) as exc:
@@ -249,7 +269,7 @@ def card_import(
     return summary
 
 
-def _upsert(good: list[_Good], game: str, summary: ImportSummary) -> None:
+def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = False) -> None:
     codes = [r.card["code"] for r in good]
     existing: dict[str, Card] = {}
     for chunk in _chunks(codes):
@@ -274,6 +294,8 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary) -> None:
                 printing_cards.append((card, r.printings))
             continue
         current = card.to_dict()
+        if merge:
+            r.card, r.printings = _merge_into(current, r, old_printings.get(card.pk, []), summary)
         diff = [k for k in CARD_FIELDS if current[k] != r.card[k]]
         printings_changed = r.printings is not None and sorted(old_printings.get(card.pk, [])) != r.printings
         if diff:
@@ -309,6 +331,23 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary) -> None:
         ]
         CardPrinting.objects.bulk_create(rows, batch_size=BATCH)
         summary.printings = len(rows)
+
+
+def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str, str, str]],
+                summary: ImportSummary) -> tuple[dict[str, Any], list[tuple[str, str, str]] | None]:
+    """Merge the incoming card ``r`` into the stored ``current`` (see ``card_import(merge=True)``)."""
+    from .importers.merge import merge_card, merge_printings
+
+    merged, found = merge_card(current, r.card)
+    summary.disagreements.extend({"source": r.source, "record": r.number, **d.as_dict()} for d in found)
+    normal, _ = card_normalize(merged)
+    printings = r.printings
+    if printings is not None:
+        keys = ("code", "rarity", "image_url")
+        united = merge_printings([dict(zip(keys, p, strict=True)) for p in old_printings],
+                                 [dict(zip(keys, p, strict=True)) for p in printings])
+        printings = sorted((p["code"], p["rarity"], p["image_url"]) for p in united)
+    return normal, printings
 
 
 # -- export -------------------------------------------------------------------------------------

@@ -103,6 +103,7 @@ def cards_of(message: Message) -> list[Message]:
 class ChaosTextproto:
     name = "chaos-textproto"
     description = "Chaos TCG cards in protobuf text format (info { serial name [ext] { ... } })"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore")

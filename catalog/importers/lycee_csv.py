@@ -67,6 +67,7 @@ def convert_row(row: list[str]) -> tuple[dict[str, Any] | None, list[ImportProbl
 class LyceeCsv:
     name = "lycee-csv"
     description = "Lycee Overture official CSV export (header-less, lycee-tcg.com layout)"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         first = head.split(b"\n", 1)[0]

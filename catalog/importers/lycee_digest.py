@@ -73,6 +73,7 @@ def convert(header: str, body: list[str]) -> tuple[dict[str, Any] | None, list[I
 class LyceeDigest:
     name = "lycee-digest"
     description = "Lycee Overture card digest (### header per card, 基本:/效果: lines)"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore").lstrip("\ufeff")

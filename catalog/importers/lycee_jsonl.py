@@ -62,6 +62,7 @@ def lycee_stats(card: dict[str, Any], values: dict[str, Any], problems: list[Imp
 class LyceeJsonLines:
     name = "lycee-jsonl"
     description = "Lycee Overture JSON lines (cardNo/title/subName/useTarget/restrictionRaw...)"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         first = head.split(b"\n", 1)[0].strip()

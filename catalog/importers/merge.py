@@ -11,7 +11,9 @@ two sources — the data-quality report a curator acts on. Rules:
   any other difference keeps the existing name and is reported as ``name``;
 - text and flavour are compared ignoring whitespace and width; if they still differ, the existing
   one is kept and the difference reported;
-- ``alt_names`` are united; every other field: existing value kept, difference reported.
+- ``alt_names`` are united; list fields are compared as sets; the card-level ``rarity`` is not
+  compared (the printings carry each rarity); every other field: existing value kept, difference
+  reported.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from .normalize import squash
 _EMPTY = (None, "", [], (), {})
 _TEXT_FIELDS = {"text", "flavor"}
 # Bookkeeping fields never compared.
-_IGNORED = {"game", "code", "alt_names", "text_modelled", "effects", "counter"}
+_IGNORED = {"game", "code", "alt_names", "text_modelled", "effects", "counter", "rarity"}
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
             if squash(str(old)) != squash(str(new)):
                 found.append(Disagreement(code, key, "value", old, new))
             continue
-        if isinstance(old, list) and isinstance(new, list) and key != "triggers":
+        if isinstance(old, list) and isinstance(new, list):
             if sorted(map(str, old)) != sorted(map(str, new)):
                 found.append(Disagreement(code, key, "value", old, new))
             continue

@@ -159,6 +159,7 @@ _PRINTING_FIELDS = {"rarity", "flavor", "alt_names"}
 class WsHotc:
     name = "ws-hotc"
     description = "Weiß Schwarz HOTC-style translation blocks (RCyberW Data/*.txt); a directory reads all *.txt"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore")

@@ -136,6 +136,7 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
 class WsJsonLines:
     name = "ws-jsonl"
     description = "Weiß Schwarz JSON lines, AlphaC2 layout (ID/Name/Colour/Trigger/Trait...)"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         first = head.split(b"\n", 1)[0].strip()

@@ -62,6 +62,7 @@ def element_data(root: ET.Element) -> dict[str, Any]:
 class WsXml:
     name = "ws-xml"
     description = "Weiß Schwarz AlphaC2 XML card files (<Card>...</Card>); a directory reads all *.xml"
+    merge_default = True  # a second source merges into the first (import_cards --merge)
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore")

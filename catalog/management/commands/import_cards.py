@@ -7,9 +7,11 @@ database refusal, nothing written; 2 usage error (unknown game/format, unreadabl
 """
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -34,9 +36,13 @@ class Command(BaseCommand):
         parser.add_argument("--report", metavar="FILE", help="also write the summary as JSON to FILE")
         parser.add_argument("--allow-skips", action="store_true",
                             help="skip bad records (listed with reasons) and import the rest")
+        parser.add_argument("--merge", action=argparse.BooleanOptionalAction, default=None,
+                            help="merge into cards already in the catalog (fill empty fields, keep full names, unite "
+                                 "printings) and report every field disagreement, instead of overwriting; default: "
+                                 "on for the real-data formats (ws-jsonl, ws-hotc, lycee-*...), off otherwise")
 
     def handle(self, *args, files: list[str], game: str, fmt: str | None, dry_run: bool, report: str | None,
-               allow_skips: bool, **options) -> None:
+               allow_skips: bool, merge: bool | None = None, **options) -> None:
         load_all()
         readers = []
         formats: dict[str, str] = {}
@@ -52,8 +58,10 @@ class Command(BaseCommand):
                 )
             formats[name] = chosen
             readers.append(FORMATS[chosen].read(path, game))
+        if merge is None:
+            merge = any(getattr(FORMATS[f], "merge_default", False) for f in formats.values())
         summary = card_import(records=itertools.chain.from_iterable(readers), game=game, dry_run=dry_run,
-                              allow_skips=allow_skips)
+                              allow_skips=allow_skips, merge=merge)
         for i, err in enumerate(summary.errors):
             if i == MAX_PRINTED_ERRORS:
                 self.stderr.write(f"... and {len(summary.errors) - i} more (see --report)")
@@ -65,6 +73,12 @@ class Command(BaseCommand):
                 self.stderr.write(f"... and {len(summary.warnings) - i} more warnings (see --report)")
                 break
             self.stderr.write(f"warning: {warn}")
+        if summary.warnings:
+            self.stderr.write(f"{len(summary.warnings)} warning(s): anomalies fixed or flagged, cards imported (see --report)")
+        if summary.disagreements:
+            fields = Counter(d["field"] for d in summary.disagreements)
+            self.stderr.write("disagreements with the catalog (kept values in --report): "
+                              + ", ".join(f"{k} {v}" for k, v in fields.most_common()))
         data = summary.as_dict()
         data["files"] = [{"path": name, "format": formats[name]} for name in files]
         if report:
