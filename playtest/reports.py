@@ -54,6 +54,12 @@ def opening_odds(job: PlaytestJob) -> list[dict[str, Any]]:
         m = OPENING_COUNTER.match(key)
         if m:
             simulated[m.group("code")] = value
+    sample = (job.summary or {}).get("opening_hands")
+    if not simulated and sample:
+        simulated, games = dict(sample["holding"]), sample["games"]
+    if simulated:
+        for code in main:
+            simulated.setdefault(code, 0)
     cards = job.card_data()
     rows = []
     for code, copies in sorted(main.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -61,7 +67,7 @@ def opening_odds(job: PlaytestJob) -> list[dict[str, Any]]:
         by_t1 = odds.p_by_turn(job.game, size, copies, 1)
         sim = _pct(simulated[code], games) if code in simulated and games else None
         rows.append({"code": code, "name": cards.get(code, {}).get("name", ""), "copies": copies, "exact": exact,
-                     "exact_turn1": by_t1, "simulated": sim,
+                     "exact_turn1": by_t1, "simulated": sim, "sample": games if sim is not None else 0,
                      "difference": None if sim is None else sim - exact})
     return rows
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from catalog.models import Card
 from rules import games as g
 from rules.cards import CardRecord
-from rules.engine.core import DEFAULT_TURN_CAP, Deck, RunStats, get_engine, run_games
+from rules.engine.core import DEFAULT_TURN_CAP, Deck, RunStats, game_rng, get_engine, play_game, run_games
 
 from . import conf
 from .models import PlaytestChunk, PlaytestJob
@@ -247,6 +247,10 @@ def playtest_create(
     problems = _construction_errors(game, snapshot)
     if problems:
         raise PlaytestError(problems)
+    try:  # one game up front: options the engine refuses (e.g. out of range) are a 400, not a failed job
+        play_game(deck_from_snapshot(game, snapshot), 0, 0, options=opts, pilot=pilot)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise PlaytestError([_err("options", "invalid", f"the {game} engine refused these settings: {exc}")]) from exc
     chunk_size = max(1, int(conf.get("PLAYTEST_CHUNK_SIZE")))
     with transaction.atomic():
         job = PlaytestJob.objects.create(
@@ -389,13 +393,41 @@ def playtest_finalize(*, job_id: int) -> bool:
         for data in rows:
             total.merge(RunStats.from_dict(data))
         job.result = total.to_dict()
-        job.summary = _jsonable(total.summary())
+        summary = total.summary()
+        summary["opening_hands"] = opening_hand_sample(job)
+        job.summary = _jsonable(summary)
         job.status = Status.DONE
         job.progress = total.games
         job.finished = timezone.now()
         job.started = job.started or job.finished
         job.save(update_fields=["result", "summary", "status", "progress", "finished", "started"])
         return True
+
+
+OPENING_SAMPLE = 2000
+
+
+def opening_hand_sample(job: PlaytestJob, limit: int = OPENING_SAMPLE) -> dict[str, Any] | None:
+    """Opening hands (before any mulligan) of the job's first ``limit`` games, re-dealt from their seeds:
+    ``{"games": n, "holding": {code: games whose opening hand held a copy}}``. None when the engine's
+    state does not expose ``hand`` at its first decision."""
+    try:
+        engine = get_engine(job.game)
+        deck = deck_from_snapshot(job.game, job.snapshot)
+        opts = {**engine.default_options, **job.options}
+        holding: dict[str, int] = {}
+        n = min(job.games, limit)
+        for i in range(n):
+            state = engine.new_state(deck, game_rng(job.seed, i), i, opts, None)
+            hand = getattr(state, "hand", None)
+            if hand is None:
+                return None
+            for code in {c.code for c in hand}:
+                holding[code] = holding.get(code, 0) + 1
+        return {"games": n, "holding": dict(sorted(holding.items()))}
+    except Exception:  # noqa: BLE001 - the sample is an extra; never fail a finished job over it
+        log.warning("opening-hand sample failed for job %s", job.pk, exc_info=True)
+        return None
 
 
 # -- cancel / sweep --------------------------------------------------------------------------------
