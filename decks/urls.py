@@ -1,1 +1,23 @@
-urlpatterns: list = []
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("accounts/signup/", views.signup_view, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("decks/", views.deck_list_view, name="deck-list"),
+    path("decks/new/", views.deck_create_view, name="deck-create"),
+    path("decks/<int:pk>/", views.deck_detail_view, name="deck-detail"),
+    path("decks/<int:pk>/edit/", views.deck_edit_view, name="deck-edit"),
+    path("decks/<int:pk>/build/", views.deck_build_view, name="deck-build"),
+    path("decks/<int:pk>/history/", views.deck_history_view, name="deck-history"),
+    path("decks/<int:pk>/fork/", views.deck_fork_view, name="deck-fork"),
+    path("decks/<int:pk>/share/", views.deck_share_view, name="deck-share"),
+    path("decks/<int:pk>/delete/", views.deck_delete_view, name="deck-delete"),
+    path("decks/<int:pk>/export.txt", views.deck_export_text_view, name="deck-export-text"),
+    path("decks/<int:pk>/export.json", views.deck_export_json_view, name="deck-export-json"),
+    path("d/<str:slug>/", views.deck_shared_view, name="deck-shared"),
+    path("d/<str:slug>/fork/", views.deck_shared_fork_view, name="deck-shared-fork"),
+]

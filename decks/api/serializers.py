@@ -1,0 +1,162 @@
+"""Serializers for the decks API: input shapes are checked here, rules in services/selectors."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from rules import games as g
+from rules.decktext import MAX_COUNT, parse_deck_text
+
+from ..models import Deck, DeckVersion, ShareLink, Visibility
+from ..selectors import zones_to_text
+
+MAX_TEXT = 100_000
+MAX_ENTRIES = 1000
+
+
+class EntrySerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=64)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
+    zone = serializers.ChoiceField(choices=g.ZONES, default="main")
+
+
+def zones_from_entries(entries: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    zones: dict[str, dict[str, int]] = {}
+    for e in entries:
+        z = zones.setdefault(e["zone"], {})
+        z[e["code"].strip()] = z.get(e["code"].strip(), 0) + e["count"]
+    return zones
+
+
+class CardsInputMixin(serializers.Serializer):
+    """Cards given one of three ways: ``zones``, ``entries`` or deck ``text``."""
+
+    zones = serializers.JSONField(required=False)
+    entries = EntrySerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    text = serializers.CharField(required=False, allow_blank=True, max_length=MAX_TEXT, trim_whitespace=False)
+
+    def cards_from(self, attrs: dict[str, Any], *, strict_text: bool) -> tuple[dict | None, list[dict]]:
+        given = [k for k in ("zones", "entries", "text") if k in attrs]
+        if len(given) > 1:
+            raise serializers.ValidationError({given[1]: [f"give the cards once: {' or '.join(given)}, not both"]})
+        if not given:
+            return None, []
+        if "entries" in attrs:
+            return zones_from_entries(attrs["entries"]), []
+        if "zones" in attrs:
+            return attrs["zones"], []
+        parsed = parse_deck_text(attrs["text"])
+        errors = [e.as_dict() for e in parsed.errors]
+        if errors and strict_text:
+            raise serializers.ValidationError({"text": [f"line {e['line']}: {e['message']}" for e in errors]})
+        return parsed.zones(), errors
+
+
+class ValidateSerializer(CardsInputMixin):
+    game = serializers.ChoiceField(choices=g.GAMES)
+    partner = serializers.CharField(required=False, max_length=64)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not any(k in attrs for k in ("zones", "entries", "text")):
+            raise serializers.ValidationError({"entries": ["give the cards as 'entries' or as deck 'text'"]})
+        zones, errors = self.cards_from(attrs, strict_text=False)
+        attrs["parsed_zones"] = zones
+        attrs["parse_errors"] = errors
+        return attrs
+
+
+class DeckWriteSerializer(CardsInputMixin):
+    name = serializers.CharField(max_length=120, required=False)
+    game = serializers.ChoiceField(choices=g.GAMES, required=False)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.values, required=False)
+    base_version = serializers.IntegerField(min_value=1, required=False)
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        zones, _ = self.cards_from(attrs, strict_text=True)
+        attrs["parsed_zones"] = zones
+        return attrs
+
+
+class VersionRefSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    name = serializers.CharField(max_length=120, required=False)
+
+
+def share_url(request: Any, slug: str) -> str:
+    path = reverse("deck-shared", kwargs={"slug": slug})
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+class DeckSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    counts = serializers.SerializerMethodField()
+    share_url = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+    forked_from = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = ["id", "url", "name", "game", "description", "visibility", "owner", "version", "counts",
+                  "share_url", "forked_from", "forked_from_version", "created", "updated"]
+
+    def get_counts(self, deck: Deck) -> dict[str, int]:
+        return {zone: sum(cards.values()) for zone, cards in (deck.zones or {}).items()}
+
+    def get_share_url(self, deck: Deck) -> str | None:
+        if deck.visibility == Visibility.PRIVATE:
+            return None
+        return share_url(self.context.get("request"), deck.slug)
+
+    def get_url(self, deck: Deck) -> str:
+        return reverse("api-deck-detail", kwargs={"pk": deck.pk})
+
+    def get_forked_from(self, deck: Deck) -> int | None:
+        return deck.forked_from_id
+
+
+class DeckDetailSerializer(DeckSerializer):
+    zones = serializers.JSONField(read_only=True)
+    text = serializers.SerializerMethodField()
+
+    class Meta(DeckSerializer.Meta):
+        fields = DeckSerializer.Meta.fields + ["zones", "text"]
+
+    def get_text(self, deck: Deck) -> str:
+        return zones_to_text(deck.zones or {})
+
+
+class DeckVersionSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", read_only=True, default=None)
+    counts = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DeckVersion
+        fields = ["number", "name", "note", "author", "created", "counts"]
+
+    def get_counts(self, v: DeckVersion) -> dict[str, int]:
+        return {zone: sum(cards.values()) for zone, cards in (v.zones or {}).items()}
+
+
+class DeckVersionDetailSerializer(DeckVersionSerializer):
+    text = serializers.SerializerMethodField()
+
+    class Meta(DeckVersionSerializer.Meta):
+        fields = DeckVersionSerializer.Meta.fields + ["description", "zones", "text"]
+
+    def get_text(self, v: DeckVersion) -> str:
+        return zones_to_text(v.zones or {})
+
+
+class ShareLinkSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ShareLink
+        fields = ["slug", "url", "version", "created"]
+
+    def get_url(self, link: ShareLink) -> str:
+        return share_url(self.context.get("request"), link.slug)

@@ -1,0 +1,335 @@
+"""Decks API: validation (anonymous), deck CRUD with versions, diffs, forks, share links, export."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db import transaction
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..models import Deck, DeckVersion
+from ..selectors import (
+    deck_can_edit,
+    deck_diff,
+    deck_get,
+    deck_get_by_slug,
+    deck_list,
+    deck_snapshot,
+    deck_validate,
+    deck_version_get,
+    deck_version_list,
+)
+from ..services import (
+    DeckConflict,
+    DeckInputError,
+    DeckPermissionDenied,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_update,
+    share_link_create,
+)
+from .serializers import (
+    DeckDetailSerializer,
+    DeckSerializer,
+    DeckVersionDetailSerializer,
+    DeckVersionSerializer,
+    DeckWriteSerializer,
+    ShareLinkSerializer,
+    ValidateSerializer,
+    VersionRefSerializer,
+)
+
+_ETAG = re.compile(r'^(?:W/)?"?(?:deck-\d+-)?v?(\d{1,9})"?$')
+
+
+class PlainTextRenderer(BaseRenderer):
+    media_type = "text/plain"
+    format = "text"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if isinstance(data, str):
+            return data.encode()
+        if isinstance(data, dict) and "detail" in data:
+            return str(data["detail"]).encode()
+        return str(data).encode()
+
+
+def _input_error(exc: DeckInputError) -> ValidationError:
+    return ValidationError({exc.field: [exc.message]})
+
+
+def _with_etag(response: Response, deck: Deck) -> Response:
+    response["ETag"] = deck.etag
+    return response
+
+
+def _detail(deck: Deck, request: Request, *, with_validation: bool = True) -> dict[str, Any]:
+    data = DeckDetailSerializer(deck, context={"request": request}).data
+    if with_validation:
+        data["validation"] = deck_validate(game=deck.game, zones=deck.zones or {})
+    return data
+
+
+class ValidateView(APIView):
+    """Check a deck against its game's construction rules (anonymous use allowed)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def post(self, request: Request) -> Response:
+        s = ValidateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        try:
+            from ..services import zones_normalize
+
+            zones = zones_normalize(d["parsed_zones"])
+        except DeckInputError as exc:
+            raise _input_error(exc) from None
+        report = deck_validate(game=d["game"], zones=zones, partner=d.get("partner"))
+        if d["parse_errors"]:
+            report["errors"] = d["parse_errors"] + report["errors"]
+            report["valid"] = False
+        report["zones"] = zones
+        return Response(report)
+
+
+class DeckListView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get(self, request: Request) -> Response:
+        from rest_framework.pagination import PageNumberPagination
+
+        qs = deck_list(user=request.user, filters=request.query_params)
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response(DeckSerializer(page, many=True, context={"request": request}).data)
+
+    def post(self, request: Request) -> Response:
+        s = DeckWriteSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        missing = {f: ["this field is required"] for f in ("name", "game") if f not in d}
+        if missing:
+            raise ValidationError(missing)
+        try:
+            deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["parsed_zones"] or {},
+                               description=d.get("description", ""), visibility=d.get("visibility", "private"),
+                               note=d.get("note", ""))
+        except DeckInputError as exc:
+            raise _input_error(exc) from None
+        return _with_etag(Response(_detail(deck, request), status=status.HTTP_201_CREATED), deck)
+
+
+class DeckObjectMixin:
+    def get_deck(self, request: Request, pk: int) -> Deck:
+        deck = deck_get(deck_id=pk, user=request.user)
+        if deck is None:
+            raise NotFound("no such deck (or it is not shared with you)")
+        return deck
+
+    def get_own_deck(self, request: Request, pk: int) -> Deck:
+        deck = self.get_deck(request, pk)
+        if not deck_can_edit(deck=deck, user=request.user):
+            raise PermissionDenied("only the owner can change this deck")
+        return deck
+
+
+class DeckDetailView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get(self, request: Request, pk: int) -> Response:
+        deck = self.get_deck(request, pk)
+        return _with_etag(Response(_detail(deck, request)), deck)
+
+    def put(self, request: Request, pk: int) -> Response:
+        return self.patch(request, pk)
+
+    def patch(self, request: Request, pk: int) -> Response:
+        deck = self.get_own_deck(request, pk)
+        s = DeckWriteSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        if "game" in d and d["game"] != deck.game:
+            raise ValidationError({"game": [f"a deck's game cannot change (this is a {deck.game} deck); fork it instead"]})
+        if_match = request.headers.get("If-Match")
+        base: int | None = None
+        precondition = "body"
+        if if_match is not None and if_match.strip() != "*":
+            m = _ETAG.match(if_match.strip())
+            if not m:
+                raise ValidationError({"If-Match": [f"cannot read {if_match!r}; send the ETag of GET (e.g. {deck.etag})"]})
+            base, precondition = int(m.group(1)), "header"
+            if "base_version" in d and d["base_version"] != base:
+                raise ValidationError({"base_version": ["differs from the If-Match header; send one of them"]})
+        elif "base_version" in d:
+            base = d["base_version"]
+        elif if_match is None:
+            return Response(
+                {"detail": "say which version your edit is based on: send If-Match (the ETag) or base_version",
+                 "current_version": deck.version},
+                status=status.HTTP_428_PRECONDITION_REQUIRED,
+            )
+        try:
+            deck = deck_update(deck=deck, user=request.user, base_version=base, name=d.get("name"),
+                               description=d.get("description"), visibility=d.get("visibility"),
+                               zones=d["parsed_zones"], note=d.get("note", ""))
+        except DeckInputError as exc:
+            raise _input_error(exc) from None
+        except DeckPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        except DeckConflict as exc:
+            code = status.HTTP_412_PRECONDITION_FAILED if precondition == "header" else status.HTTP_409_CONFLICT
+            resp = Response({"detail": str(exc), "current_version": exc.current_version,
+                             "base_version": exc.base_version, "changes": exc.changes}, status=code)
+            return _with_etag(resp, exc.deck)
+        return _with_etag(Response(_detail(deck, request)), deck)
+
+    def delete(self, request: Request, pk: int) -> Response:
+        deck = self.get_own_deck(request, pk)
+        deck_delete(deck=deck, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeckVersionListView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        deck = self.get_deck(request, pk)
+        return Response(DeckVersionSerializer(deck_version_list(deck=deck), many=True).data)
+
+
+class DeckVersionDetailView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        deck = self.get_deck(request, pk)
+        v = deck_version_get(deck=deck, number=number)
+        if v is None:
+            raise NotFound(f"deck has no version {number} (latest is {deck.version})")
+        return Response(DeckVersionDetailSerializer(v).data)
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        if default is None:
+            raise ValidationError({name: ["this parameter is required (a version number)"]})
+        return default
+    if not raw.isdigit() or len(raw) > 9:
+        raise ValidationError({name: [f"must be a version number, got {raw[:20]!r}"]})
+    return int(raw)
+
+
+class DeckDiffView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        deck = self.get_deck(request, pk)
+        a = _int_param(request, "from", max(1, deck.version - 1))
+        b = _int_param(request, "to", deck.version)
+        try:
+            return Response(deck_diff(deck=deck, from_version=a, to_version=b))
+        except DeckVersion.DoesNotExist as exc:
+            raise NotFound(str(exc)) from None
+
+
+def _fork(request: Request, deck: Deck, *, via_link: bool) -> Response:
+    s = VersionRefSerializer(data=request.data)
+    s.is_valid(raise_exception=True)
+    version = s.validated_data.get("version")
+    if version is None and via_link:
+        version = getattr(deck, "shared_version", None)
+    try:
+        fork = deck_fork(deck=deck, user=request.user, version=version, name=s.validated_data.get("name"),
+                         via_link=via_link)
+    except DeckInputError as exc:
+        raise _input_error(exc) from None
+    except DeckPermissionDenied:
+        raise NotFound("no such deck (or it is not shared with you)") from None
+    return _with_etag(Response(_detail(fork, request), status=status.HTTP_201_CREATED), fork)
+
+
+class DeckForkView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, pk: int) -> Response:
+        return _fork(request, self.get_deck(request, pk), via_link=False)
+
+
+class DeckShareView(DeckObjectMixin, APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Response:
+        deck = self.get_own_deck(request, pk)
+        return Response(ShareLinkSerializer(deck.share_links.all(), many=True, context={"request": request}).data)
+
+    def post(self, request: Request, pk: int) -> Response:
+        deck = self.get_own_deck(request, pk)
+        s = VersionRefSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        try:
+            link = share_link_create(deck=deck, user=request.user, version=s.validated_data.get("version"))
+        except DeckInputError as exc:
+            raise _input_error(exc) from None
+        return Response(ShareLinkSerializer(link, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class DeckExportView(DeckObjectMixin, APIView):
+    """``?format=text`` (deck text, default) or ``?format=json`` (the snapshot); ``version`` optional."""
+
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [PlainTextRenderer, JSONRenderer, BrowsableAPIRenderer]
+
+    def get(self, request: Request, pk: int) -> Response:
+        deck = self.get_deck(request, pk)
+        return _export(request, deck)
+
+
+def _export(request: Request, deck: Deck) -> Response:
+    version = _int_param(request, "version", deck.version)
+    try:
+        snap = deck_snapshot(deck=deck, version=version)
+    except DeckVersion.DoesNotExist:
+        raise NotFound(f"deck has no version {version} (latest is {deck.version})") from None
+    if request.accepted_renderer.format == "text":
+        from ..views import export_text
+
+        resp = Response(export_text(deck, snap))
+        resp["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}-v{snap["version"]}.txt"'
+        return resp
+    return Response({"id": deck.pk, "owner": deck.owner.username, **snap})
+
+
+class SharedDeckView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, slug: str) -> Response:
+        deck = deck_get_by_slug(slug, user=request.user)
+        if deck is None:
+            raise NotFound("no deck behind this link")
+        pinned = deck.shared_version
+        data = _detail(deck, request)
+        if pinned is not None and pinned != deck.version:
+            snap = deck_snapshot(deck=deck, version=pinned)
+            data.update({"zones": snap["zones"], "text": snap["text"], "name": snap["name"],
+                         "validation": deck_validate(game=deck.game, zones=snap["zones"])})
+        data["shown_version"] = pinned or deck.version
+        return Response(data)
+
+
+class SharedDeckForkView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request, slug: str) -> Response:
+        deck = deck_get_by_slug(slug, user=request.user)
+        if deck is None:
+            raise NotFound("no deck behind this link")
+        with transaction.atomic():
+            return _fork(request, deck, via_link=True)

@@ -1,0 +1,80 @@
+// Progressive enhancement for the deck pages. Everything works without this file.
+(function () {
+  "use strict";
+
+  // Deck builder: apply +/−/add without a full page load, keeping the search results in place.
+  function swap(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    ["deck-panel", "validation", "messages"].forEach(function (id) {
+      var fresh = doc.getElementById(id), old = document.getElementById(id);
+      if (fresh && old) { old.replaceWith(fresh); }
+    });
+    // every form must carry the new base version
+    var v = doc.querySelector("input[name=base_version]");
+    if (v) {
+      document.querySelectorAll("input[name=base_version]").forEach(function (el) { el.value = v.value; });
+    }
+    bindBuilder(document);
+  }
+
+  function bindBuilder(root) {
+    root.querySelectorAll("form.js-builder-op").forEach(function (form) {
+      if (form.dataset.bound) { return; }
+      form.dataset.bound = "1";
+      form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        var button = form.querySelector("button");
+        if (button) { button.disabled = true; }
+        fetch(form.action, {
+          method: "POST", body: new FormData(form), credentials: "same-origin",
+          headers: { "X-Requested-With": "fetch" }
+        }).then(function (r) { return r.text(); }).then(swap).catch(function () { form.submit(); })
+          .finally(function () { if (button) { button.disabled = false; } });
+      });
+    });
+  }
+
+  // Edit page: validate the deck text as it is typed, through the public validate API.
+  function bindLiveValidation() {
+    var form = document.getElementById("deck-form");
+    var box = document.getElementById("validation");
+    if (!form || !box || !form.elements.text) { return; }
+    var token = form.querySelector("input[name=csrfmiddlewaretoken]");
+    var timer = null;
+    function el(tag, cls, text) { var e = document.createElement(tag); if (cls) { e.className = cls; } if (text) { e.textContent = text; } return e; }
+    function render(report) {
+      box.innerHTML = "";
+      box.appendChild(el("h2", "", "Is it legal?"));
+      var s = report.summary || {};
+      box.appendChild(el("p", "verdict " + (report.valid ? "ok" : "error"),
+        (report.valid ? "✓ Legal deck" : "✗ Not legal: " + report.errors.length + " problem(s)") +
+        " (" + (s.main || 0) + "/" + (s.deck_size || "?") + " cards in the main deck)"));
+      [["errors", "problems", "error"], ["warnings", "warnings", "warning"]].forEach(function (k) {
+        if (!report[k[0]] || !report[k[0]].length) { return; }
+        var ul = el("ul", k[1]);
+        report[k[0]].forEach(function (p) {
+          var li = el("li", k[2]); li.dataset.code = p.code;
+          li.appendChild(el("code", "", p.code));
+          li.appendChild(document.createTextNode(" " + (p.line ? "line " + p.line + ": " : "") + p.message));
+          ul.appendChild(li);
+        });
+        box.appendChild(ul);
+      });
+    }
+    function check() {
+      var game = form.elements.game ? form.elements.game.value : form.dataset.game;
+      fetch(form.dataset.validateUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": token ? token.value : "" },
+        body: JSON.stringify({ game: game || form.dataset.game, text: form.elements.text.value })
+      }).then(function (r) { return r.json(); }).then(function (data) { if (data && data.summary) { render(data); } })
+        .catch(function () {});
+    }
+    form.elements.text.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(check, 350); });
+    if (form.elements.game) { form.elements.game.addEventListener("change", check); }
+    check();
+  }
+
+  bindBuilder(document);
+  bindLiveValidation();
+})();

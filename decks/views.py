@@ -1,0 +1,431 @@
+"""Deck pages: list, create/import, deck page (list by type, validation, charts, odds), builder,
+history with diffs, share links, forks, export; and the sign-up page. All work without JavaScript."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from rules import games as g
+from rules.cards import CardRecord
+from rules.construction import validate_deck
+
+from .forms import BuilderForm, DeckForm, ShareForm, SignupForm
+from .models import Deck, DeckVersion, Visibility
+from .selectors import (
+    cards_resolve,
+    deck_can_edit,
+    deck_diff,
+    deck_get,
+    deck_get_by_slug,
+    deck_list,
+    deck_snapshot,
+    deck_version_list,
+    zones_to_text,
+)
+from .services import (
+    DeckConflict,
+    DeckInputError,
+    DeckPermissionDenied,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_update,
+    share_link_create,
+)
+from .stats import deck_charts, odds_groups, odds_table
+
+ZONE_TITLES = {"main": "Main deck", "extra": "Extra deck", "ace": "ACE", "ex": "EX skills", "partner": "Partner"}
+SEARCH_LIMIT = 60
+
+
+# -- accounts ------------------------------------------------------------------------------------
+def signup_view(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("deck-list")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        return redirect(request.GET.get("next") or "deck-list")
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _deck_or_404(request: HttpRequest, pk: int) -> Deck:
+    deck = deck_get(deck_id=pk, user=request.user)
+    if deck is None:
+        raise Http404("No such deck (or it is not shared with you).")
+    return deck
+
+
+def _own_deck_or_404(request: HttpRequest, pk: int) -> Deck:
+    deck = _deck_or_404(request, pk)
+    if not deck_can_edit(deck=deck, user=request.user):
+        raise Http404("Only the owner can change this deck.")
+    return deck
+
+
+def _names(cards: Mapping[str, CardRecord]) -> dict[str, str]:
+    return {code: rec.name for code, rec in cards.items()}
+
+
+def export_text(deck: Deck, snap: Mapping[str, Any]) -> str:
+    cards = cards_resolve(game=deck.game, codes={c for z in snap["zones"].values() for c in z})
+    header = f"// {snap['name']} — {g.GAME_NAMES[deck.game]} — version {snap['version']}\n"
+    return header + zones_to_text(snap["zones"], _names(cards))
+
+
+def card_stats(card: Any) -> str:
+    """One short line of a card's main stats (the catalog's own stat line when available)."""
+    if card is None:
+        return ""
+    try:
+        from catalog.views import stat_line
+
+        return stat_line(card)
+    except Exception:  # noqa: BLE001 - a display nicety must never break the deck page
+        return ""
+
+
+def _sort_key(rec: CardRecord | None, code: str) -> tuple:
+    if rec is None:
+        return (99, 99, code)
+    return (rec.level if rec.level is not None else 99, rec.cost if rec.cost is not None else 99, rec.name, code)
+
+
+def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """Everything the deck page shows for ``zones`` of ``deck``: grouped list, validation, charts, odds."""
+    game = deck.game
+    cards = cards_resolve(game=game, codes={c for z in zones.values() for c in z})
+    report = validate_deck(game, zones, cards)
+    problem_cards = {c for e in report["errors"] for c in e["cards"]}
+    sections = []
+    for zone in g.ZONES:
+        entries = zones.get(zone) or {}
+        if not entries:
+            continue
+        rows = []
+        for code, n in entries.items():
+            rec = cards.get(code)
+            rows.append({"code": code, "count": n, "card": rec, "problem": code in problem_cards, "stats": card_stats(rec),
+                         "other_game": rec is not None and rec.game != game})
+        rows.sort(key=lambda r: _sort_key(r["card"], r["code"]))
+        groups: dict[str, list] = {}
+        for r in rows:
+            rec = r["card"]
+            label = "Unknown cards" if rec is None else ("Other games' cards" if r["other_game"] else
+                                                          rec.card_type.replace("_", " ").capitalize() + "s")
+            groups.setdefault(label, []).append(r)
+        order = [t.replace("_", " ").capitalize() + "s" for t in g.CARD_TYPES[game]]
+        grouped = sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
+        sections.append({
+            "zone": zone, "title": ZONE_TITLES[zone], "total": sum(entries.values()),
+            "groups": [{"label": label, "rows": rs, "total": sum(r["count"] for r in rs)} for label, rs in grouped],
+        })
+    # odds
+    groups_list = odds_groups(game, zones, cards)
+    main_total = sum((zones.get("main") or {}).values())
+    wanted = request.GET.get("odds") or (groups_list[0]["key"] if groups_list else "")
+    chosen = next((grp for grp in groups_list if grp["key"] == wanted), groups_list[0] if groups_list else None)
+    turns = _int(request.GET.get("turns"), 5, 0, 20)
+    at_least = _int(request.GET.get("k"), 1, 1, 4)
+    odds = None
+    if chosen and main_total:
+        odds = {"group": chosen, "rows": odds_table(game, main_total, min(chosen["copies"], main_total), turns, at_least),
+                "k": at_least, "turns": turns, "deck_size": main_total}
+    return {
+        "deck": deck, "game_name": g.GAME_NAMES[game], "sections": sections, "report": report,
+        "charts": deck_charts(game, zones, cards), "odds": odds, "odds_groups": groups_list,
+        "constants": g.CONSTANTS[game], "can_edit": deck_can_edit(deck=deck, user=request.user),
+        "zones_json": json.dumps(zones),
+    }
+
+
+def _int(raw: str | None, default: int, lo: int, hi: int) -> int:
+    try:
+        return max(lo, min(hi, int(raw))) if raw not in (None, "") else default
+    except ValueError:
+        return default
+
+
+# -- list / create -------------------------------------------------------------------------------
+def deck_list_view(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game") if request.GET.get("game") in g.GAMES else ""
+    mine = deck_list(user=request.user, filters={"mine": 1, "game": game}) if request.user.is_authenticated else None
+    public = deck_list(user=None, filters={"game": game, "q": request.GET.get("q", "")})[:100]
+    return render(request, "decks/deck_list.html", {
+        "mine": mine, "public": public, "game": game, "games": [(c, g.GAME_NAMES[c]) for c in g.GAMES],
+        "q": request.GET.get("q", ""),
+    })
+
+
+@login_required
+def deck_create_view(request: HttpRequest) -> HttpResponse:
+    initial = {"game": request.GET.get("game") if request.GET.get("game") in g.GAMES else g.WS}
+    form = DeckForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["zones"],
+                               description=d["description"], visibility=d["visibility"])
+        except DeckInputError as exc:
+            form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
+        else:
+            messages.success(request, "Deck created.")
+            return redirect("deck-detail", pk=deck.pk)
+    return render(request, "decks/deck_form.html", {"form": form, "creating": True},
+                  status=400 if form.errors else 200)
+
+
+# -- the deck page -------------------------------------------------------------------------------
+def deck_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _deck_or_404(request, pk)
+    ctx = deck_view_context(request, deck, deck.zones or {})
+    ctx.update({"shown_version": deck.version, "share_links": deck.share_links.all() if ctx["can_edit"] else []})
+    return render(request, "decks/deck_detail.html", ctx)
+
+
+def deck_shared_view(request: HttpRequest, slug: str) -> HttpResponse:
+    deck = deck_get_by_slug(slug, user=request.user)
+    if deck is None:
+        raise Http404("No deck behind this link.")
+    snap = deck_snapshot(deck=deck, version=deck.shared_version)
+    ctx = deck_view_context(request, deck, snap["zones"])
+    ctx.update({"shown_version": snap["version"], "shown_name": snap["name"], "via_link": True, "slug": slug,
+                "pinned": deck.shared_version is not None,
+                "share_links": deck.share_links.all() if ctx["can_edit"] else []})
+    return render(request, "decks/deck_detail.html", ctx)
+
+
+# -- edit --------------------------------------------------------------------------------------
+@login_required
+def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _own_deck_or_404(request, pk)
+    conflict = None
+    if request.method == "POST":
+        form = DeckForm(request.POST, editing=True, initial={"game": deck.game})
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                deck = deck_update(deck=deck, user=request.user, base_version=d["base_version"], name=d["name"],
+                                   description=d["description"], visibility=d["visibility"], zones=d["zones"],
+                                   note=d.get("note", ""))
+            except DeckConflict as exc:
+                conflict = exc
+                data = request.POST.copy()
+                data["base_version"] = str(exc.current_version)
+                form = DeckForm(data, editing=True, initial={"game": deck.game})
+                form.is_valid()
+            except DeckInputError as exc:
+                form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
+            else:
+                messages.success(request, f"Saved as version {deck.version}.")
+                return redirect("deck-detail", pk=deck.pk)
+    else:
+        cards = cards_resolve(game=deck.game, codes={c for z in (deck.zones or {}).values() for c in z})
+        form = DeckForm(editing=True, initial={
+            "name": deck.name, "game": deck.game, "visibility": deck.visibility, "description": deck.description,
+            "text": zones_to_text(deck.zones or {}, _names(cards)), "base_version": deck.version,
+        })
+    status = 409 if conflict else (400 if form.errors else 200)
+    return render(request, "decks/deck_form.html", {"form": form, "deck": deck, "conflict": conflict}, status=status)
+
+
+# -- builder -----------------------------------------------------------------------------------
+def _search(deck: Deck, q: str) -> tuple[list, str | None]:
+    if not q.strip():
+        return [], None
+    try:
+        from catalog.search import QueryError
+        from catalog.selectors import card_search
+    except ImportError:  # pragma: no cover - the catalog search always ships with the project
+        return [], "search is not available"
+    try:
+        return list(card_search(q=q, game=deck.game)[:SEARCH_LIMIT]), None
+    except QueryError as exc:
+        where = f" (at position {exc.position + 1})" if exc.position is not None else ""
+        return [], f"{exc.message}{where}"
+
+
+@login_required
+def deck_build_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _own_deck_or_404(request, pk)
+    q = request.GET.get("q", "")[:500]
+    status = 200
+    if request.method == "POST":
+        form = BuilderForm(request.POST)
+        if not form.is_valid():
+            for field, errs in form.errors.items():
+                messages.error(request, f"{field}: {' '.join(errs)}")
+            status = 400
+        else:
+            status = _apply_builder(request, deck, form.cleaned_data)
+            deck.refresh_from_db()
+            if status == 200 and not request.headers.get("X-Requested-With"):
+                url = reverse("deck-build", kwargs={"pk": deck.pk})
+                return redirect(f"{url}?q={q}" if q else url)
+    results, search_error = _search(deck, q)
+    in_deck = deck.zones or {}
+    ctx = deck_view_context(request, deck, in_deck)
+    zones_here = g.GAME_ZONES[deck.game]
+    ctx.update({
+        "q": q, "results": [{"card": c, "stats": card_stats(c),
+                             "in_deck": {z: in_deck.get(z, {}).get(c.code, 0) for z in zones_here}}
+                            for c in results],
+        "search_error": search_error, "zones_here": [z for z in zones_here if z != "partner"],
+        "partner_zone": "partner" in zones_here, "limit": SEARCH_LIMIT,
+    })
+    return render(request, "decks/deck_build.html", ctx, status=status)
+
+
+def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
+    """Apply one add/remove/set as a delta on the latest version (deltas never lose another edit)."""
+    if d["zone"] not in g.GAME_ZONES[deck.game]:
+        messages.error(request, f"{g.GAME_NAMES[deck.game]} decks have no {d['zone']} zone.")
+        return 400
+    for _attempt in range(3):
+        current = Deck.objects.get(pk=deck.pk)
+        zones = {z: dict(c) for z, c in (current.zones or {}).items()}
+        zone = zones.setdefault(d["zone"], {})
+        have = zone.get(d["code"], 0)
+        if d["op"] == "add":
+            new = have + max(1, d["count"])
+        elif d["op"] == "remove":
+            new = max(0, have - max(1, d["count"]))
+        else:
+            new = d["count"]
+        if d["zone"] == "partner":
+            zone.clear()
+            new = min(new, 1)
+        if new > 99:
+            messages.error(request, "At most 99 copies of a card.")
+            return 400
+        if new:
+            zone[d["code"]] = new
+        else:
+            zone.pop(d["code"], None)
+        note = f"{d['op']} {d['count']}× {d['code']} ({d['zone']})"
+        try:
+            deck_update(deck=current, user=request.user, base_version=current.version, zones=zones, note=note)
+        except DeckConflict:
+            continue
+        except (DeckInputError, DeckPermissionDenied) as exc:
+            messages.error(request, str(exc))
+            return 400
+        if d["base_version"] != current.version:
+            messages.info(request, f"The deck had changed elsewhere (now version {current.version}); "
+                                   "your change was applied on top of it.")
+        return 200
+    messages.error(request, "The deck is being edited elsewhere right now; try again.")
+    return 409
+
+
+# -- history -----------------------------------------------------------------------------------
+def deck_history_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _deck_or_404(request, pk)
+    versions = list(deck_version_list(deck=deck))
+    a = _int(request.GET.get("from"), max(1, deck.version - 1), 1, deck.version)
+    b = _int(request.GET.get("to"), deck.version, 1, deck.version)
+    diff = None
+    try:
+        diff = deck_diff(deck=deck, from_version=a, to_version=b)
+    except DeckVersion.DoesNotExist as exc:
+        messages.error(request, str(exc))
+    codes = {c for zone in (diff or {}).get("zones", {}).values() for part in zone.values() for c in part}
+    cards = cards_resolve(game=deck.game, codes=codes)
+    rows = []
+    for zone, change in (diff or {}).get("zones", {}).items():
+        for kind in ("added", "removed"):
+            for code, n in change[kind].items():
+                rows.append({"zone": ZONE_TITLES[zone], "kind": kind, "code": code, "count": n, "card": cards.get(code)})
+    return render(request, "decks/deck_history.html", {
+        "deck": deck, "versions": versions, "diff": diff, "rows": rows, "a": a, "b": b,
+        "can_edit": deck_can_edit(deck=deck, user=request.user),
+    })
+
+
+# -- fork / share / delete / export ------------------------------------------------------------
+@login_required
+@require_POST
+def deck_fork_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _deck_or_404(request, pk)
+    fork = deck_fork(deck=deck, user=request.user)
+    messages.success(request, f"Forked “{deck.name}” into your decks.")
+    return redirect("deck-detail", pk=fork.pk)
+
+
+@login_required
+@require_POST
+def deck_shared_fork_view(request: HttpRequest, slug: str) -> HttpResponse:
+    deck = deck_get_by_slug(slug, user=request.user)
+    if deck is None:
+        raise Http404("No deck behind this link.")
+    try:
+        fork = deck_fork(deck=deck, user=request.user, version=deck.shared_version, via_link=True)
+    except (DeckInputError, DeckPermissionDenied) as exc:
+        raise Http404(str(exc)) from None
+    messages.success(request, f"Forked “{deck.name}” into your decks.")
+    return redirect("deck-detail", pk=fork.pk)
+
+
+@login_required
+@require_POST
+def deck_share_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _own_deck_or_404(request, pk)
+    form = ShareForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Bad share request: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        return redirect("deck-detail", pk=deck.pk)
+    version = (form.cleaned_data.get("version") or deck.version) if form.cleaned_data["pin"] else None
+    was_private = deck.visibility == Visibility.PRIVATE
+    try:
+        link = share_link_create(deck=deck, user=request.user, version=version)
+    except DeckInputError as exc:
+        messages.error(request, exc.message)
+        return redirect("deck-detail", pk=deck.pk)
+    note = " The deck was private and is now unlisted (reachable only by link)." if was_private else ""
+    messages.success(request, f"Share link created: {request.build_absolute_uri(reverse('deck-shared', args=[link.slug]))}{note}")
+    return redirect("deck-detail", pk=deck.pk)
+
+
+@login_required
+def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _own_deck_or_404(request, pk)
+    if request.method == "POST":
+        deck_delete(deck=deck, user=request.user)
+        messages.success(request, f"Deleted “{deck.name}”.")
+        return redirect("deck-list")
+    return render(request, "decks/deck_confirm_delete.html", {"deck": deck})
+
+
+def _export_snapshot(request: HttpRequest, pk: int) -> tuple[Deck, dict[str, Any]]:
+    deck = _deck_or_404(request, pk)
+    version = _int(request.GET.get("version"), deck.version, 1, 10**9)
+    try:
+        return deck, deck_snapshot(deck=deck, version=version)
+    except DeckVersion.DoesNotExist:
+        raise Http404(f"Deck has no version {version}.") from None
+
+
+def deck_export_text_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck, snap = _export_snapshot(request, pk)
+    resp = HttpResponse(export_text(deck, snap), content_type="text/plain; charset=utf-8")
+    resp["Content-Disposition"] = f'inline; filename="deck-{deck.pk}-v{snap["version"]}.txt"'
+    return resp
+
+
+def deck_export_json_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck, snap = _export_snapshot(request, pk)
+    resp = JsonResponse({"id": deck.pk, "owner": deck.owner.username, **snap}, json_dumps_params={"ensure_ascii": False})
+    resp["Content-Disposition"] = f'inline; filename="deck-{deck.pk}-v{snap["version"]}.json"'
+    return resp

@@ -1,0 +1,294 @@
+"""Decks API: validation endpoint, CRUD, permissions, versions, diffs, 409/412, forks, shares, export."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from decks.models import Deck, DeckVersion, ShareLink
+from decks.testing import cards_create, legal_deck
+from rules import games as g
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def cards(db):
+    cards_create()
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+def client_for(user=None):
+    c = APIClient()
+    if user is not None:
+        c.force_authenticate(user)
+    return c
+
+
+def create(user, game=g.WS, **kw):
+    body = {"name": "My deck", "game": game, "zones": legal_deck(game), **kw}
+    r = client_for(user).post("/api/v1/decks/", body, format="json")
+    assert r.status_code == 201, r.content
+    return r
+
+
+# -- validate -------------------------------------------------------------------------------------
+def test_validate_entries_anonymous(cards, django_assert_max_num_queries):
+    entries = [{"code": code, "count": n, "zone": "main"} for code, n in legal_deck(g.WS)["main"].items()]
+    with django_assert_max_num_queries(1):
+        r = client_for().post("/api/v1/decks/validate/", {"game": "ws", "entries": entries}, format="json")
+    assert r.status_code == 200
+    assert r.json()["valid"] is True and r.json()["errors"] == []
+    assert r.json()["summary"]["main"] == 50
+
+
+def test_validate_text_with_bad_lines(cards):
+    text = "# main\n4 WST/W01-001\nfour WST/W01-002\n4 NOPE-1\n"
+    r = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": text}, format="json")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["valid"] is False
+    codes = [e["code"] for e in body["errors"]]
+    assert codes[0] == "parse_error" and body["errors"][0]["line"] == 3
+    assert "unknown_card" in codes and "deck_size" in codes
+
+
+def test_validate_chaos_partner_in_text(cards):
+    zones = legal_deck(g.CHAOS)
+    text = "\n".join([f"{n} {c}" for c, n in zones["main"].items()] + ["# extra"] +
+                     [f"{n} {c}" for c, n in zones["extra"].items()] + ["# partner", "1 CHT-013"])
+    body = client_for().post("/api/v1/decks/validate/", {"game": "chaos", "text": text}, format="json").json()
+    assert [e["code"] for e in body["errors"]] == ["partner_invalid"]
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({"game": "mtg", "text": "4 A"}, "game"),
+    ({"text": "4 A"}, "game"),
+    ({"game": "ws"}, "entries"),
+    ({"game": "ws", "entries": [{"code": "A", "count": 0}]}, "entries"),
+    ({"game": "ws", "entries": [{"code": "A", "count": 4, "zone": "side"}]}, "entries"),
+    ({"game": "ws", "entries": "4 A"}, "entries"),
+    ({"game": "ws", "text": "4 A", "entries": []}, "text"),
+    ({"game": "ws", "zones": {"side": {"A": 1}}}, "zones"),
+    ({"game": "ws", "zones": {"main": {"A": "four"}}}, "zones.main.A"),
+])
+def test_validate_bad_input_is_400(payload, field):
+    r = client_for().post("/api/v1/decks/validate/", payload, format="json")
+    assert r.status_code == 400, r.content
+    assert field in r.json(), r.json()
+
+
+# -- create / read / permissions -----------------------------------------------------------------
+def test_create_requires_login(cards):
+    r = client_for().post("/api/v1/decks/", {"name": "x", "game": "ws", "zones": {}}, format="json")
+    assert r.status_code in (401, 403)
+    assert Deck.objects.count() == 0
+
+
+def test_create_from_text_and_read(cards, alice):
+    text = "# main\n" + "\n".join(f"{n}x {c}" for c, n in legal_deck(g.PC)["main"].items())
+    r = client_for(alice).post("/api/v1/decks/import/", {"name": "Imported", "game": "pc", "text": text}, format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["version"] == 1 and body["zones"] == legal_deck(g.PC)
+    assert body["validation"]["valid"] is True
+    assert r["ETag"] == f'"deck-{body["id"]}-v1"'
+    assert DeckVersion.objects.filter(deck_id=body["id"]).count() == 1
+
+
+def test_create_with_unreadable_text_writes_nothing(cards, alice):
+    r = client_for(alice).post("/api/v1/decks/", {"name": "x", "game": "pc", "text": "4 A\nbad line\n"}, format="json")
+    assert r.status_code == 400
+    assert "line 2" in r.json()["text"][0]
+    assert Deck.objects.count() == 0
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({"game": "ws", "zones": {}}, "name"),
+    ({"name": "x", "zones": {}}, "game"),
+    ({"name": "x", "game": "ws", "visibility": "secret"}, "visibility"),
+    ({"name": "x", "game": "ws", "zones": {"main": {"A": 120}}}, "zones.main.A"),
+    ({"name": "x", "game": "ws", "zones": {"main": {"A B": 1}}}, "zones.main"),
+    ({"name": "x", "game": "ws", "zones": [1, 2]}, "zones"),
+    ({"name": "", "game": "ws"}, "name"),
+])
+def test_create_bad_input(alice, payload, field):
+    r = client_for(alice).post("/api/v1/decks/", payload, format="json")
+    assert r.status_code == 400 and field in r.json(), r.content
+    assert Deck.objects.count() == 0
+
+
+def test_visibility_rules(cards, alice, bob):
+    private = create(alice, name="Private").json()
+    unlisted = create(alice, name="Unlisted", visibility="unlisted").json()
+    public = create(alice, name="Public", visibility="public").json()
+    anon, bobc, alicec = client_for(), client_for(bob), client_for(alice)
+    # by id: private and unlisted are 404 for others
+    for c in (anon, bobc):
+        assert c.get(f"/api/v1/decks/{private['id']}/").status_code == 404
+        assert c.get(f"/api/v1/decks/{unlisted['id']}/").status_code == 404
+        assert c.get(f"/api/v1/decks/{public['id']}/").status_code == 200
+        assert c.get(f"/api/v1/decks/{private['id']}/versions/").status_code == 404
+        assert c.get(f"/api/v1/decks/{private['id']}/export/?format=json").status_code == 404
+    # lists: others see only public
+    assert [d["name"] for d in anon.get("/api/v1/decks/").json()["results"]] == ["Public"]
+    assert {d["name"] for d in alicec.get("/api/v1/decks/").json()["results"]} == {"Private", "Unlisted", "Public"}
+    # links: unlisted reachable by link, private not (even with its slug)
+    unlisted_slug = Deck.objects.get(pk=unlisted["id"]).slug
+    private_slug = Deck.objects.get(pk=private["id"]).slug
+    assert anon.get(f"/api/v1/shared/{unlisted_slug}/").status_code == 200
+    assert anon.get(f"/api/v1/shared/{private_slug}/").status_code == 404
+    assert alicec.get(f"/api/v1/shared/{private_slug}/").status_code == 200
+    assert unlisted["share_url"].endswith(f"/d/{unlisted_slug}/") and private["share_url"] is None
+
+
+def test_only_owner_edits_and_deletes(cards, alice, bob):
+    public = create(alice, visibility="public").json()
+    private = create(alice).json()
+    bobc = client_for(bob)
+    r = bobc.patch(f"/api/v1/decks/{public['id']}/", {"name": "hacked", "base_version": 1}, format="json")
+    assert r.status_code == 403
+    assert bobc.delete(f"/api/v1/decks/{public['id']}/").status_code == 403
+    assert bobc.patch(f"/api/v1/decks/{private['id']}/", {"name": "x", "base_version": 1}, format="json").status_code == 404
+    assert client_for().patch(f"/api/v1/decks/{public['id']}/", {"name": "x"}, format="json").status_code in (401, 403)
+    assert Deck.objects.get(pk=public["id"]).name == "My deck"
+    assert client_for(alice).delete(f"/api/v1/decks/{public['id']}/").status_code == 204
+    assert not Deck.objects.filter(pk=public["id"]).exists()
+
+
+def test_token_auth(cards, alice):
+    r = client_for().post("/api/v1/auth/token/", {"username": "alice", "password": "pw-alice-123"}, format="json")
+    assert r.status_code == 200
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {r.json()['token']}")
+    assert c.post("/api/v1/decks/", {"name": "T", "game": "ws"}, format="json").status_code == 201
+    bad = client_for().post("/api/v1/auth/token/", {"username": "alice", "password": "nope"}, format="json")
+    assert bad.status_code == 400
+
+
+# -- versions, diffs, concurrency ------------------------------------------------------------------
+def test_versions_and_diff(cards, alice):
+    deck = create(alice).json()
+    c = client_for(alice)
+    zones = legal_deck(g.WS)
+    zones["main"]["WST/W01-011"] = 0
+    zones["main"]["WST/W01-C3"] = 2
+    r = c.patch(f"/api/v1/decks/{deck['id']}/", {"zones": zones, "base_version": 1, "note": "swap"}, format="json")
+    assert r.status_code == 200 and r.json()["version"] == 2
+    r = c.patch(f"/api/v1/decks/{deck['id']}/", {"name": "Renamed"}, format="json", HTTP_IF_MATCH=r["ETag"])
+    assert r.status_code == 200 and r.json()["version"] == 3
+    versions = c.get(f"/api/v1/decks/{deck['id']}/versions/").json()
+    assert [v["number"] for v in versions] == [3, 2, 1]
+    assert versions[1]["note"] == "swap"
+    diff = c.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=3").json()
+    assert diff["zones"] == {"main": {"added": {"WST/W01-C3": 2}, "removed": {"WST/W01-011": 2}}}
+    assert diff["name"] == {"from": "My deck", "to": "Renamed"}
+    back = c.get(f"/api/v1/decks/{deck['id']}/diff/?from=3&to=1").json()
+    assert back["zones"] == {"main": {"added": {"WST/W01-011": 2}, "removed": {"WST/W01-C3": 2}}}
+    v1 = c.get(f"/api/v1/decks/{deck['id']}/versions/1/").json()
+    assert v1["zones"] == legal_deck(g.WS) and "4 WST/W01-001" in v1["text"]
+    assert c.get(f"/api/v1/decks/{deck['id']}/versions/9/").status_code == 404
+    assert c.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=9").status_code == 404
+    assert c.get(f"/api/v1/decks/{deck['id']}/diff/?from=x").status_code == 400
+
+
+def test_unchanged_save_makes_no_version(cards, alice):
+    deck = create(alice).json()
+    r = client_for(alice).patch(f"/api/v1/decks/{deck['id']}/", {"name": "My deck", "base_version": 1}, format="json")
+    assert r.status_code == 200 and r.json()["version"] == 1
+
+
+def test_stale_base_version_409_and_stale_etag_412(cards, alice):
+    deck = create(alice).json()
+    c = client_for(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    etag_v1 = c.get(url)["ETag"]
+    zones = legal_deck(g.WS)
+    zones["main"]["WST/W01-001"] = 3
+    zones["main"]["WST/W01-011"] = 3
+    assert c.patch(url, {"zones": zones, "base_version": 1}, format="json").status_code == 200
+    # a second tab still on version 1
+    r = c.patch(url, {"name": "other tab", "base_version": 1}, format="json")
+    assert r.status_code == 409
+    body = r.json()
+    assert body["current_version"] == 2 and body["base_version"] == 1
+    assert body["changes"]["zones"] == {"main": {"added": {"WST/W01-011": 1}, "removed": {"WST/W01-001": 1}}}
+    r = c.patch(url, {"name": "other tab"}, format="json", HTTP_IF_MATCH=etag_v1)
+    assert r.status_code == 412 and r.json()["current_version"] == 2 and r["ETag"].endswith('-v2"')
+    assert Deck.objects.get(pk=deck["id"]).name == "My deck"
+    assert DeckVersion.objects.filter(deck_id=deck["id"]).count() == 2
+    # no precondition at all: 428; unreadable If-Match: 400
+    assert c.patch(url, {"name": "x"}, format="json").status_code == 428
+    assert c.patch(url, {"name": "x"}, format="json", HTTP_IF_MATCH="garbage").status_code == 400
+    assert c.patch(url, {"name": "x", "game": "pc", "base_version": 2}, format="json").status_code == 400
+
+
+# -- forks, shares, export ---------------------------------------------------------------------------
+def test_fork_public_and_by_link(cards, alice, bob):
+    public = create(alice, visibility="public", name="Famous").json()
+    unlisted = create(alice, visibility="unlisted", name="Secret sauce").json()
+    private = create(alice, name="Mine").json()
+    bobc = client_for(bob)
+    r = bobc.post(f"/api/v1/decks/{public['id']}/fork/", {}, format="json")
+    assert r.status_code == 201
+    fork = r.json()
+    assert fork["forked_from"] == public["id"] and fork["forked_from_version"] == 1
+    assert fork["owner"] == "bob" and fork["visibility"] == "private" and fork["zones"] == legal_deck(g.WS)
+    assert bobc.post(f"/api/v1/decks/{unlisted['id']}/fork/", {}, format="json").status_code == 404
+    assert bobc.post(f"/api/v1/decks/{private['id']}/fork/", {}, format="json").status_code == 404
+    slug = Deck.objects.get(pk=unlisted["id"]).slug
+    r = bobc.post(f"/api/v1/shared/{slug}/fork/", {"name": "My sauce"}, format="json")
+    assert r.status_code == 201 and r.json()["name"] == "My sauce" and r.json()["forked_from"] == unlisted["id"]
+    assert client_for().post(f"/api/v1/shared/{slug}/fork/", {}, format="json").status_code in (401, 403)
+    # editing the fork leaves the source alone
+    bobc.patch(f"/api/v1/decks/{fork['id']}/", {"zones": {"main": {}}, "base_version": 1}, format="json")
+    assert Deck.objects.get(pk=public["id"]).zones == legal_deck(g.WS)
+
+
+def test_share_link_pins_version(cards, alice, bob):
+    deck = create(alice).json()
+    c = client_for(alice)
+    r = c.post(f"/api/v1/decks/{deck['id']}/shares/", {"version": 1}, format="json")
+    assert r.status_code == 201
+    link = r.json()
+    assert len(link["slug"]) >= 16 and link["version"] == 1
+    assert Deck.objects.get(pk=deck["id"]).visibility == "unlisted"
+    c.patch(f"/api/v1/decks/{deck['id']}/", {"zones": {"main": {"WST/W01-001": 4}}, "base_version": 1}, format="json")
+    shared = client_for(bob).get(f"/api/v1/shared/{link['slug']}/").json()
+    assert shared["shown_version"] == 1 and shared["zones"] == legal_deck(g.WS) and shared["version"] == 2
+    assert shared["validation"]["valid"] is True
+    # bob forks the pinned version
+    fork = client_for(bob).post(f"/api/v1/shared/{link['slug']}/fork/", {}, format="json").json()
+    assert fork["forked_from_version"] == 1 and fork["zones"] == legal_deck(g.WS)
+    assert client_for(bob).post(f"/api/v1/decks/{deck['id']}/shares/", {}, format="json").status_code == 404
+    assert c.post(f"/api/v1/decks/{deck['id']}/shares/", {"version": 7}, format="json").status_code == 400
+    assert ShareLink.objects.count() == 1
+    assert client_for().get("/api/v1/shared/not-a-real-slug/").status_code == 404
+
+
+def test_export_text_and_json(cards, alice):
+    deck = create(alice, game=g.CHAOS, name="Knights").json()
+    c = client_for(alice)
+    r = c.get(f"/api/v1/decks/{deck['id']}/export/?format=text")
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/plain")
+    text = r.content.decode()
+    assert "# partner\n1 CHT-001 Knight【Hero 1】" in text and "# extra\n2 CHT-X01" in text
+    j = c.get(f"/api/v1/decks/{deck['id']}/export/?format=json").json()
+    assert j["zones"] == legal_deck(g.CHAOS) and j["game"] == "chaos" and j["version"] == 1
+    # the exported text imports back to the same deck
+    r = c.post("/api/v1/decks/import/", {"name": "Again", "game": "chaos", "text": text}, format="json")
+    assert r.status_code == 201 and r.json()["zones"] == legal_deck(g.CHAOS)
