@@ -23,7 +23,7 @@ from typing import Any
 
 from ..cards import CardRecord
 from ..identity import card_identity
-from ._zones import DeckCache, distinct_codes, take
+from ._zones import DeckCache, distinct_codes, shuffle, take
 from .core import (
     Deck,
     EventLog,
@@ -155,7 +155,7 @@ class PCState(ScriptedState):
         self.gauge = []
         self.gauge_up = []
         self.discard = []
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.deck = deck
         self.counters["rebuilds"] += 1
         if self.log is not None:
@@ -189,7 +189,7 @@ class PCState(ScriptedState):
         log = self.log
         self.went_first = who_goes_first(self.first_option, rng, self.index)
         self.counters["went_first"] = int(self.went_first)
-        rng.shuffle(self.deck)
+        shuffle(rng, self.deck)
         if log is not None:
             self.say("setup", f"life {self.life} each; shuffle; the player goes "
                               f"{'first' if self.went_first else 'second'}")
@@ -551,7 +551,7 @@ class GreedyPilot(ScriptedPilot):
     name = "greedy"
 
     def decide(self, state: PCState, kind: str) -> tuple:
-        return getattr(self, "d_" + kind)(state)
+        return _PC_DISPATCH[kind](self, state)
 
     def d_mulligan(self, state: PCState) -> tuple:
         for c in state.hand:
@@ -608,6 +608,9 @@ class GreedyPilot(ScriptedPilot):
     def d_discard(self, state: PCState) -> tuple:
         return ("discard", min(state.hand, key=_value).code)
 
+
+_PC_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
+GreedyPilot.dispatch = _PC_DISPATCH
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first": "random"}
 

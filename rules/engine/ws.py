@@ -31,7 +31,7 @@ from collections.abc import Generator, Mapping
 from typing import Any
 
 from ..cards import CardRecord
-from ._zones import DeckCache, distinct_codes, take
+from ._zones import DeckCache, distinct_codes, shuffle, take
 from .core import (
     Deck,
     EventLog,
@@ -60,6 +60,10 @@ class GameOver(Exception):
     pass
 
 
+def _char_score(card: CardRecord) -> tuple:
+    return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
+
+
 def _deck_info(deck: Deck) -> dict[str, Any]:
     """Per-deck precomputation: names and climax bonuses by code."""
     names: dict[str, str] = {DUMMY_CLIMAX.code: DUMMY_CLIMAX.name, DUMMY_CARD.code: DUMMY_CARD.name}
@@ -73,7 +77,11 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
                     power += int(eff.get("power", 0) or 0)
                     soul += int(eff.get("soul", 0) or 0)
             bonus[c.code] = (power, soul)
-    return {"names": names, "bonus": bonus}
+    # the greedy pilot's static wish to keep a card (see GreedyPilot.worst_card)
+    values = {c.code: (0.5 if c.card_type == "event" else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000)
+              for c in deck.main if c.card_type != "climax"}
+    scores = {c.code: _char_score(c) for c in deck.main if c.card_type == "character"}
+    return {"names": names, "bonus": bonus, "values": values, "scores": scores}
 
 
 _INFO = DeckCache(_deck_info)
@@ -93,6 +101,8 @@ class WSState(ScriptedState):
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.bonus: dict[str, tuple[int, int]] = info["bonus"]
+        self.values: dict[str, float] = info["values"]
+        self.scores: dict[str, tuple] = info["scores"]
         n_cx = int(opts.get("dummy_climaxes", 8))
         if not 0 <= n_cx <= 50:
             raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
@@ -211,7 +221,7 @@ class WSState(ScriptedState):
             self._end("loss", "refresh with an empty waiting room")
         deck = self.waiting
         self.waiting = []
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.deck = deck
         self.pen_me += 1
         self.counters["refreshes"] += 1
@@ -224,7 +234,7 @@ class WSState(ScriptedState):
             self._end("win", "the goldfish must refresh with an empty waiting room")
         deck = self.owaiting
         self.owaiting = []
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.odeck = deck
         self.pen_opp += 1
         self.counters["opp_refreshes"] += 1
@@ -324,15 +334,16 @@ class WSState(ScriptedState):
         rng = self.rng
         self.went_first = who_goes_first(self.first_option, rng, self.index)
         self.counters["went_first"] = int(self.went_first)
-        rng.shuffle(self.deck)
-        rng.shuffle(self.odeck)
+        shuffle(rng, self.deck)
+        shuffle(rng, self.odeck)
         log = self.log
         if log is not None:
             self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
         self._draw(OPENING_HAND, "opening hand")
         for _ in range(OPENING_HAND):
             self.ohand.append(self._otop())
-        yield from self._settle()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
         # mulligan: set aside any number, then discard them and draw that many
         while self.hand:
             choice = yield "mulligan"
@@ -347,7 +358,8 @@ class WSState(ScriptedState):
             self._aside = []
             self._draw(n, "mulligan")
             self.counters["mulligan_cards"] += n
-            yield from self._settle()
+            if self.pen_me or self.pen_opp:
+                yield from self._settle()
         if not self.went_first:
             self._opp_turn()
         while True:
@@ -383,15 +395,15 @@ class WSState(ScriptedState):
         self._dealt_before = self.counters["damage_dealt"]
         # 1. stand
         stage = self.stage
-        for s in range(5):
-            self.stage_state[s] = STAND
-            self.entered[s] = False
+        self.stage_state[:] = (STAND,) * 5
+        self.entered[:] = (False,) * 5
         # 2. draw
         if log is not None:
             self.say("me", "turn", f"turn {turn}: level {len(self.level)}, clock {len(self.clock)}, "
                                    f"stock {len(self.stock)}, hand {len(self.hand)}, deck {len(self.deck)}")
         self._draw(1)
-        yield from self._settle()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
         # 3. clock
         if self.hand:
             choice = yield "clock"
@@ -403,7 +415,8 @@ class WSState(ScriptedState):
                     self.say("me", "clock", f"clock {self.name(card.code)}; draw 2")
                 yield from self._level_up_me()
                 self._draw(2, "clock draw")
-                yield from self._settle()
+                if self.pen_me or self.pen_opp:
+                    yield from self._settle()
         # 4. main
         self._note_playable(turn)
         while True:
@@ -429,7 +442,7 @@ class WSState(ScriptedState):
                 en[a], en[b] = en[b], en[a]
                 if log is not None:
                     self.say("me", "move", f"{SLOTS[a]} <-> {SLOTS[b]}")
-            self._note_playable(turn)
+            # (playability only shrinks during the main phase: nothing enters the hand there)
         # 5. climax
         for c in self.hand:
             if c.card_type == "climax":
@@ -447,15 +460,16 @@ class WSState(ScriptedState):
                                              f"power, +{self.soul_bonus} soul until end of turn")
         # 6. attack
         self.attacks_left = 1 if (turn == 1 and self.went_first) else 3
-        while self.attacks_left > 0 and self._attackers():
+        while self.attacks_left > 0 and self._has_attacker():
             choice = yield "attack"
             if choice[0] == "end":
                 break
             yield from self._attack(choice[1])
         # encore step: the turn player's reversed characters, then the goldfish's (it has none)
-        for s in range(5):
-            if stage[s] is not None and self.stage_state[s] == REVERSED:
-                yield from self._leave_stage(s, "reversed")
+        if REVERSED in self.stage_state:
+            for s in range(5):
+                if stage[s] is not None and self.stage_state[s] == REVERSED:
+                    yield from self._leave_stage(s, "reversed")
         # 7. end
         if self.climax is not None:
             self.waiting.append(self.climax)
@@ -480,6 +494,12 @@ class WSState(ScriptedState):
                     colors = self.colors_available()
                 if self.can_play(c, colors):
                     fp[c.code] = turn
+
+    def _has_attacker(self) -> bool:
+        stage = self.stage
+        st = self.stage_state
+        return ((stage[0] is not None and st[0] == STAND) or (stage[1] is not None and st[1] == STAND)
+                or (stage[2] is not None and st[2] == STAND))
 
     def _attackers(self) -> list[int]:
         return [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
@@ -610,7 +630,8 @@ class WSState(ScriptedState):
             icons = "+".join(card.triggers) or "no icon"
             self.say("me", "trigger", f"trigger check: {self.name(card.code)} ({icons}) to "
                                       f"{'hand' if to_hand else 'stock'}; soul now {soul}")
-        yield from self._settle()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
         # damage step
         c["attack_soul"] += soul
         c["damage_events"] += 1
@@ -624,7 +645,8 @@ class WSState(ScriptedState):
                 d2 = self._damage(1, "shot")
                 c["shot_damage"] += d2
                 c["damage_dealt"] += d2
-        yield from self._settle()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
 
     def _damage(self, amount: int, what: str = "damage") -> int:
         """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
@@ -753,10 +775,6 @@ COUNTERS = (
 
 
 # -- the greedy pilot ----------------------------------------------------------------------------
-def _char_score(card: CardRecord) -> tuple:
-    return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
-
-
 class GreedyPilot(ScriptedPilot):
     """Fill the front row with the best affordable characters, clock while it is safe, place the
     best climax, attack with everything, take every optional trigger, keep the best cards."""
@@ -764,27 +782,38 @@ class GreedyPilot(ScriptedPilot):
     name = "greedy"
 
     def decide(self, state: WSState, kind: str) -> tuple:
-        return getattr(self, "d_" + kind)(state)
-
-    # how much the pilot wants to keep a hand card (higher = keep)
-    @staticmethod
-    def keep_value(state: WSState, card: CardRecord, climaxes_in_hand: int) -> float:
-        if card.card_type == "climax":
-            return 1.0 if climaxes_in_hand <= 1 else 0.0
-        lv = card.level or 0
-        my = len(state.level)
-        if card.card_type == "event":
-            return 0.5
-        v = 10.0 + (card.soul or 0) * 3 + (card.power or 0) / 5000
-        if lv > my + 1:
-            v -= 6.0
-        return v
+        return _WS_DISPATCH[kind](self, state)
 
     def d_mulligan(self, state: WSState) -> tuple:
         for c in state.hand:
             if c.card_type == "climax" or c.card_type == "event" or (c.level or 0) >= 2:
                 return ("discard", c.code)
         return ("keep",)
+
+    @staticmethod
+    def worst_card(state: WSState) -> CardRecord:
+        """The hand card the pilot least wants: spare climaxes (beyond one), then events, then
+        characters by soul/power, those more than one level above ours counting less."""
+        hand = state.hand
+        cx = 0
+        for c in hand:
+            if c.card_type == "climax":
+                cx += 1
+        values = state.values
+        too_high = len(state.level) + 1
+        worst = None
+        worst_v = 1e9
+        for c in hand:
+            t = c.card_type
+            if t == "climax":
+                v = 1.0 if cx <= 1 else 0.0
+            else:
+                v = values.get(c.code, 10.0)
+                if t == "character" and (c.level or 0) > too_high:
+                    v -= 6.0
+            if v < worst_v:
+                worst, worst_v = c, v
+        return worst  # type: ignore[return-value]
 
     def d_clock(self, state: WSState) -> tuple:
         # Clock while it is safe: below level 3 with room, or at level 3 with clock <= 4; the
@@ -794,9 +823,7 @@ class GreedyPilot(ScriptedPilot):
             return ("skip",)
         if lv == 2 and ck >= 6 and len(state.deck) < 8:
             return ("skip",)
-        cx = sum(1 for c in state.hand if c.card_type == "climax")
-        worst = min(state.hand, key=lambda c: self.keep_value(state, c, cx))
-        return ("clock", worst.code)
+        return ("clock", self.worst_card(state).code)
 
     def d_level_up(self, state: WSState) -> tuple:
         seven = state.clock[:7]
@@ -816,12 +843,26 @@ class GreedyPilot(ScriptedPilot):
 
     def d_main(self, state: WSState) -> tuple:
         stage = state.stage
-        colors = state.colors_available()
+        lv = len(state.level)
+        stock = len(state.stock)
+        scores = state.scores
+        colors = None
         best = None
+        best_score = None
         for c in state.hand:
-            if c.card_type == "character" and state.can_play(c, colors):
-                if best is None or _char_score(c) > _char_score(best):
-                    best = c
+            if c.card_type != "character":
+                continue
+            level = c.level or 0
+            if level > lv or (c.cost or 0) > stock:
+                continue
+            if level and c.colors:
+                if colors is None:
+                    colors = state.colors_available()
+                if not any(col in colors for col in c.colors):
+                    continue
+            sc = scores.get(c.code) or _char_score(c)
+            if best_score is None or sc > best_score:
+                best, best_score = c, sc
         if best is None:
             return ("end",)
         for s in FRONT:
@@ -840,7 +881,7 @@ class GreedyPilot(ScriptedPilot):
         return ("end",)
 
     def d_climax(self, state: WSState) -> tuple:
-        if not state._attackers():
+        if not state._has_attacker():
             return ("skip",)
         best = None
         for c in state.hand:
@@ -851,6 +892,12 @@ class GreedyPilot(ScriptedPilot):
         return ("place", best[1]) if best else ("skip",)
 
     def d_attack(self, state: WSState) -> tuple:
+        if state.attacks_left > 1:
+            stage, st = state.stage, state.stage_state
+            for s in FRONT:
+                if stage[s] is not None and st[s] == STAND:
+                    return ("attack", s)
+            return ("end",)
         attackers = state._attackers()
         if not attackers:
             return ("end",)
@@ -887,9 +934,11 @@ class GreedyPilot(ScriptedPilot):
         return ("encore",)
 
     def d_discard(self, state: WSState) -> tuple:
-        cx = sum(1 for c in state.hand if c.card_type == "climax")
-        return ("discard", min(state.hand, key=lambda c: self.keep_value(state, c, cx)).code)
+        return ("discard", self.worst_card(state).code)
 
+
+_WS_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
+GreedyPilot.dispatch = _WS_DISPATCH
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_climaxes": 8}
 

@@ -1,0 +1,882 @@
+"""Lycee goldfish engine (GAMES.md §5).
+
+The player ("me") plays a 60-card deck on the 3×2 field against a dummy whose field is empty (it
+never defends), whose 60-card deck draws 7 at setup and 2 each turn (1 on its first turn if it goes
+first), and which plays nothing and discards down to 7. Win = the dummy's deck reaches 0 cards;
+loss = mine does.
+
+Decision points: tax payments (Tax trash / Tax wakeup) before the start phase, every play in the
+main phase (characters with their slot, conversions, items, areas, events), Step-family moves,
+attacks (attacker + target column, for Sideattack) and the hand-limit discards. A play carries its
+payment: ``("deploy", hand index, slot, (discarded hand indices, ...))``; the engine offers one
+payment per play, the least valuable cards that pay the cost (see ``find_payment``).
+
+For scenario tests the dummy can be given characters (option ``opp_field``: ``{slot: CardRecord}``);
+they defend and support as the rules allow, which is how the golden battle examples are played.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from ..cards import CardRecord
+from ._zones import distinct_codes, shuffle, take
+from .core import (
+    Deck,
+    EventLog,
+    GameEngine,
+    GameResult,
+    ScriptedPilot,
+    ScriptedState,
+    register,
+    who_goes_first,
+)
+
+GAME = "lycee"
+SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
+SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
+ALL_SLOTS = tuple(range(6))
+HAND_LIMIT = 7
+STAR = "star"
+STEP_KEYWORDS = ("step", "sidestep", "orderstep", "jump")
+
+# orthogonal neighbours of each slot (rows AF=0..2, DF=3..5)
+NEIGHBOURS: tuple[tuple[int, ...], ...] = (
+    (1, 3), (0, 2, 4), (1, 5),
+    (0, 4), (1, 3, 5), (2, 4),
+)
+
+
+def _moves(slot: int, keyword: str) -> tuple[int, ...]:
+    col, row = slot % 3, slot // 3
+    if keyword == "jump":
+        return tuple(s for s in ALL_SLOTS if s != slot)
+    side = tuple(row * 3 + c for c in (col - 1, col + 1) if 0 <= c < 3)
+    order = ((1 - row) * 3 + col,)
+    if keyword == "sidestep":
+        return side
+    if keyword == "orderstep":
+        return order
+    return side + order  # step
+
+
+def card_names(card: CardRecord) -> tuple[str, ...]:
+    """Every name the card counts as on the field (aliases and a conversion's target)."""
+    names = (card.name, *card.alt_names)
+    if card.conversion_target:
+        names += (card.conversion_target,)
+    return names
+
+
+def mana_of(card: CardRecord) -> tuple[str, ...]:
+    """Attributes a discarded card can provide (a colorless card provides only ``star``)."""
+    attrs = tuple(a for a in card.attributes if a != STAR)
+    return attrs or (STAR,)
+
+
+def can_pay(cost: Mapping[str, int], cards: Sequence[CardRecord]) -> bool:
+    """Whether discarding ``cards`` pays ``cost`` (each card gives its EX in one of its attributes)."""
+    need = {a: n for a, n in cost.items() if a != STAR and n > 0}
+    star = cost.get(STAR, 0)
+    spare = 0
+    multi: list[CardRecord] = []
+    for c in cards:
+        ex = c.ex or 0
+        attrs = mana_of(c)
+        if len(attrs) == 1:
+            a = attrs[0]
+            if a in need:
+                use = min(ex, need[a])
+                need[a] -= use
+                spare += ex - use
+            else:
+                spare += ex
+        else:
+            multi.append(c)
+    for c in sorted(multi, key=lambda c: -(c.ex or 0)):
+        ex = c.ex or 0
+        best = max((a for a in mana_of(c) if need.get(a, 0) > 0), key=lambda a: need[a], default=None)
+        if best is None:
+            spare += ex
+        else:
+            use = min(ex, need[best])
+            need[best] -= use
+            spare += ex - use
+    return not any(need.values()) and spare >= star
+
+
+def find_payment(cost: Mapping[str, int], hand: Sequence[CardRecord], order: Sequence[int], skip: int = -1) -> tuple[int, ...] | None:
+    """The least valuable hand cards that pay ``cost``; ``order`` = hand indices, least valuable first.
+
+    Greedy: for each attribute symbol take the least valuable cards of that attribute, then cover
+    the star (無) symbols with the least valuable remaining cards, then drop any card the payment
+    does not need (most valuable first). Surplus is lost. Returns hand indices or ``None``.
+    """
+    total = sum(cost.values())
+    if total <= 0:
+        return ()
+    chosen: list[int] = []
+    for attr, n in cost.items():
+        if attr == STAR or n <= 0:
+            continue
+        got = 0
+        for i in order:
+            if got >= n:
+                break
+            if i == skip or i in chosen:
+                continue
+            c = hand[i]
+            if c.ex and attr in c.attributes:
+                chosen.append(i)
+                got += c.ex
+        if got < n:
+            return None
+    if not can_pay(cost, [hand[i] for i in chosen]):
+        for i in order:
+            if i == skip or i in chosen or not hand[i].ex:
+                continue
+            chosen.append(i)
+            if can_pay(cost, [hand[j] for j in chosen]):
+                break
+        else:
+            return None
+    if len(chosen) > 1:
+        rank = {i: r for r, i in enumerate(order)}
+        for i in sorted(chosen, key=lambda i: -rank[i]):
+            trial = [j for j in chosen if j != i]
+            if can_pay(cost, [hand[j] for j in trial]):
+                chosen = trial
+    return tuple(sorted(chosen))
+
+
+def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
+                  att_dash: bool = False, def_dash: bool = False) -> tuple[bool, bool]:
+    """(attacker downed, defender downed): a character whose DP is lower than the opposing AP is
+    downed; Dash: if the opposing character is downed, the Dash character is not."""
+    def_down = def_dp < att_ap
+    att_down = att_dp < def_ap
+    if att_dash and not def_dash and def_down:
+        att_down = False
+    elif def_dash and not att_dash and att_down:
+        def_down = False
+    return att_down, def_down
+
+
+class Char:
+    """A character on the field."""
+
+    __slots__ = ("card", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "names")
+
+    def __init__(self, card: CardRecord, turn: int) -> None:
+        self.card = card
+        self.standing = True
+        self.entered = turn
+        self.item: CardRecord | None = None
+        self.moved = False
+        self.supported = False  # Supporter used this turn
+        self.ap = card.ap or 0  # current values (item, area and until-end-of-turn changes included)
+        self.dp = card.dp or 0
+        self.sp = card.sp or 0
+        self.names = card_names(card)
+
+
+def _stat_mods(card: CardRecord | None) -> tuple[int, int, int]:
+    if card is None:
+        return 0, 0, 0
+    ap = dp = sp = 0
+    for e in card.effects:
+        if e.get("kind") == "stat_mod":
+            ap += int(e.get("ap", 0))
+            dp += int(e.get("dp", 0))
+            sp += int(e.get("sp", 0))
+    return ap, dp, sp
+
+
+class GameOver(Exception):
+    pass
+
+
+class LyceeState(ScriptedState):
+    """One goldfish game of Lycee. Zones are public attributes so tests can set them up."""
+
+    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
+                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
+                 setup: bool = True) -> None:
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
+        self.rng = rng
+        self.log = log
+        self.index = index
+        self.turn_cap = int(opts.get("turn_cap") or 40)
+        self.first_option = str(opts.get("first", "random"))
+        self.deck: list[CardRecord] = list(deck.main)
+        self.n_cards = len(self.deck)
+        self.hand: list[CardRecord] = []
+        self.dust: list[CardRecord] = []
+        self.field: list[Char | None] = [None] * 6
+        self.areas: list[CardRecord | None] = [None] * 6
+        # the dummy: an empty field (scenario tests may give it characters), a deck that only counts
+        self.ofield: list[Char | None] = [None] * 6
+        for slot, card in (opts.get("opp_field") or {}).items():
+            self.ofield[SLOT_INDEX[slot] if isinstance(slot, str) else int(slot)] = Char(card, 0)
+        self.odeck = int(opts.get("dummy_deck_size", 60))
+        if self.odeck < 8:
+            raise ValueError(f"dummy_deck_size must be at least 8 (got {self.odeck})")
+        self.ohand = 0
+        self.odust = 0
+        self.went_first = True
+        self.turn = 0
+        self.taxing: tuple[int, str] = (-1, "")
+        self.outcome = "capped"
+        self.reason = "turn cap"
+        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
+        self.milled: list[int] = []
+        self.first_playable: dict[str, int] = {}
+        self.opening_hand: tuple[CardRecord, ...] = ()
+        if setup:
+            self.start()
+
+    # -- helpers -------------------------------------------------------------------------------
+    def say(self, player: str, kind: str, text: str) -> None:
+        if self.log is not None:
+            self.log.add(self.turn, player, kind, text)
+
+    def _end(self, outcome: str, reason: str) -> None:
+        self.outcome, self.reason = outcome, reason
+        if self.log is not None:
+            self.say("me", "result", f"{outcome}: {reason}")
+        raise GameOver
+
+    def _draw(self, n: int, why: str = "draw") -> None:
+        deck = self.deck
+        n = min(n, len(deck))
+        drawn = deck[-n:] if n else []
+        del deck[len(deck) - n:]
+        self.hand.extend(drawn)
+        if self.log is not None:
+            self.say("me", "draw", f"{why}: " + ", ".join(c.name for c in drawn))
+        if not deck:
+            self._end("loss", "my deck has 0 cards")
+
+    def mill_opp(self, n: int) -> int:
+        """The dummy mills ``n`` (deck damage); returns how many cards left its deck."""
+        n = min(n, self.odeck)
+        self.odeck -= n
+        self.odust += n
+        self.counters["milled"] += n
+        if self.milled:
+            self.milled[-1] += n
+        if self.odeck <= 0:
+            self._end("win", "the dummy's deck has 0 cards")
+        return n
+
+    def card_count(self) -> int:
+        """Every card of the player's, wherever it is (tests: nothing is created or lost)."""
+        on_field = sum(1 + (c.item is not None) for c in self.field if c is not None)
+        return len(self.deck) + len(self.hand) + len(self.dust) + on_field + sum(a is not None for a in self.areas)
+
+    def zone_sizes(self) -> dict[str, int]:
+        return {"deck": len(self.deck), "hand": len(self.hand), "dust": len(self.dust),
+                "dummy_deck": self.odeck, "dummy_hand": self.ohand, "dummy_dust": self.odust}
+
+    def names_on_field(self) -> set[str]:
+        return {n for c in self.field if c is not None for n in c.names}
+
+    # -- values and payments -------------------------------------------------------------------
+    def card_value(self, card: CardRecord, names: set[str], free: list[int]) -> float:
+        """How much the pilot wants to keep a hand card: payments and discards take the lowest."""
+        if card.card_type == "character":
+            if card.name in names and not card.conversion_target:
+                return 0.5 + 0.01 * (card.ex or 0)  # same name on the field: cannot be deployed
+            ap = card.ap or 0
+            allowed = card.slots
+            fits_af = any(s < 3 and (not allowed or SLOTS[s] in allowed) for s in free)
+            return (8.0 if fits_af else 3.0) + ap + 0.1 * (card.dp or 0) + (2.0 if "aggressive" in card.keywords else 0.0)
+        for e in card.effects:
+            if e.get("kind") in ("draw", "opp_mill"):
+                return 2.0
+        return 1.0
+
+    def hand_order(self) -> list[int]:
+        """Hand indices, least valuable first."""
+        names = self.names_on_field()
+        free = [s for s in ALL_SLOTS if self.field[s] is None]
+        cv = self.card_value
+        values = sorted((cv(card, names, free), i) for i, card in enumerate(self.hand))
+        return [i for _, i in values]
+
+    def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
+                    order: list[int] | None = None) -> tuple[int, ...] | None:
+        """The least valuable hand cards paying ``cost`` (hand indices), not using one copy of
+        ``skip_code`` (the card being played); ``None`` when the hand cannot pay."""
+        if not cost:
+            return ()
+        skip = -1
+        if skip_code:
+            for i, c in enumerate(self.hand):
+                if c.code == skip_code:
+                    skip = i
+                    break
+        return find_payment(cost, self.hand, self.hand_order() if order is None else order, skip)
+
+    # -- the game ------------------------------------------------------------------------------
+    def script(self) -> Generator[str, tuple, None]:
+        try:
+            yield from self._game()
+        except GameOver:
+            pass
+
+    def _game(self) -> Generator[str, tuple, None]:
+        rng = self.rng
+        self.went_first = who_goes_first(self.first_option, rng, self.index)
+        self.counters["went_first"] = int(self.went_first)
+        shuffle(rng, self.deck)
+        if self.log is not None:
+            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
+        self._opening_hand()
+        self.odeck -= 7
+        self.ohand = 7
+        if not self.went_first:
+            self._opp_turn(first=True)
+        while True:
+            if self.turn >= self.turn_cap:
+                self.outcome, self.reason = "capped", "turn cap"
+                return
+            yield from self._my_turn()
+            self._opp_turn()
+
+    def _opening_hand(self) -> None:
+        """Draw 7; a hand without a character is shown, shuffled back and redrawn, while the deck
+        holds a character at all (at most 100 times)."""
+        deck = self.deck
+        has_char = any(c.card_type == "character" for c in deck)
+        for _ in range(100):
+            self.hand = deck[-7:]
+            del deck[-7:]
+            if not has_char or any(c.card_type == "character" for c in self.hand):
+                break
+            if self.log is not None:
+                self.say("me", "redraw", "no character: " + ", ".join(c.name for c in self.hand) + " — redraw")
+            deck.extend(self.hand)
+            self.hand = []
+            shuffle(self.rng, deck)
+            self.counters["redraws"] += 1
+        self.opening_hand = tuple(self.hand)
+        if self.log is not None:
+            self.say("me", "hand", "opening hand: " + ", ".join(c.name for c in self.hand))
+
+    def _opp_turn(self, first: bool = False) -> None:
+        for c in self.ofield:
+            if c is not None:
+                c.standing = True
+        n = min(1 if first else 2, self.odeck)
+        self.odeck -= n
+        self.ohand += n
+        if self.odeck <= 0:
+            self._end("win", "the dummy's deck has 0 cards")
+        if self.ohand > HAND_LIMIT:
+            self.odust += self.ohand - HAND_LIMIT
+            self.ohand = HAND_LIMIT
+
+    def _my_turn(self) -> Generator[str, tuple, None]:
+        self.turn += 1
+        turn = self.turn
+        log = self.log
+        field = self.field
+        self.milled.append(0)
+        if log is not None:
+            self.say("me", "turn", f"turn {turn}")
+        # taxes, before the start phase
+        no_wakeup: set[int] = set()
+        for slot in ALL_SLOTS:
+            for kind in ("tax_trash", "tax_wakeup"):
+                c = field[slot]
+                if c is None or kind not in c.card.keywords:
+                    continue
+                self.taxing = (slot, kind)
+                choice = yield "tax"
+                self.taxing = (-1, "")
+                if choice[0] == "pay":
+                    cost = c.card.keyword_costs.get(kind) or {}
+                    paid = self._pay(self.payment_for(cost) or ())
+                    self.counters["taxes_paid"] += 1
+                    if log is not None:
+                        self.say("me", "tax", f"pay {kind} of {c.card.name}: " + ", ".join(p.name for p in paid))
+                elif kind == "tax_trash":
+                    self._leave(slot, "tax trash not paid")
+                else:
+                    no_wakeup.add(slot)
+                    if log is not None:
+                        self.say("me", "tax", f"{c.card.name} does not wake up (tax wakeup not paid)")
+        # start: wake up, draw
+        for s, c in enumerate(field):
+            if c is not None:
+                c.moved = c.supported = False
+                if s not in no_wakeup:
+                    c.standing = True
+        self._draw(1 if turn == 1 and self.went_first else 2)
+        # main
+        while True:
+            self._note_playable(turn)
+            choice = yield "main"
+            verb = choice[0]
+            if verb == "end":
+                break
+            if verb == "attack":
+                self._attack(choice[1], choice[2])
+            elif verb == "move":
+                a, b = choice[1], choice[2]
+                c = field[a]
+                field[a], field[b] = None, c
+                c.moved = True
+                self._recompute(c, b)
+                self.counters["moves"] += 1
+                if log is not None:
+                    self.say("me", "move", f"{c.card.name} moves {SLOTS[a]} → {SLOTS[b]}")
+            else:
+                self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
+        # end: hand limit, temporary changes end
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            card = take(self.hand, code)
+            self.dust.append(card)
+            if log is not None:
+                self.say("me", "discard", f"hand limit: {card.name}")
+        for s, c in enumerate(field):
+            if c is not None:
+                self._recompute(c, s)
+
+    def _note_playable(self, turn: int) -> None:
+        fp = self.first_playable
+        pending = [c for c in self.hand if c.code not in fp]
+        if not pending:
+            return
+        names = self.names_on_field()
+        free = [s for s in ALL_SLOTS if self.field[s] is None]
+        order = None
+        for c in pending:
+            if c.code in fp or not self._has_target(c, names, free):
+                continue
+            if order is None:
+                order = self.hand_order()
+            if self.payment_for(cost_of(c), c.code, order) is not None:
+                fp[c.code] = turn
+
+    def _has_target(self, card: CardRecord, names: set[str], free: list[int]) -> bool:
+        t = card.card_type
+        if t == "character":
+            return bool(self.deploy_slots(card, names, free))
+        if t == "item":
+            return any(c is not None and c.item is None for c in self.field)
+        if t == "area":
+            return any(a is None for a in self.areas)
+        return t == "event"
+
+    def deploy_slots(self, card: CardRecord, names: set[str] | None = None, free: list[int] | None = None) -> list[int]:
+        """Slots a character may enter: empty slots its position restriction allows, no same name
+        on the field; a conversion enters only the slot of the character it converts."""
+        field = self.field
+        allowed = card.slots
+        if card.conversion_target:
+            return [s for s in ALL_SLOTS if field[s] is not None and card.conversion_target in field[s].names
+                    and (not allowed or SLOTS[s] in allowed)]
+        if names is None:
+            names = self.names_on_field()
+        if card.name in names or any(n in names for n in card.alt_names):
+            return []
+        if free is None:
+            free = [s for s in ALL_SLOTS if field[s] is None]
+        return [s for s in free if not allowed or SLOTS[s] in allowed]
+
+    def _recompute(self, c: Char, slot: int) -> None:
+        """Printed values plus its item and the area of its slot (temporary changes dropped)."""
+        iap, idp, isp = _stat_mods(c.item)
+        aap, adp, asp = _stat_mods(self.areas[slot])
+        card = c.card
+        c.ap = (card.ap or 0) + iap + aap
+        c.dp = (card.dp or 0) + idp + adp
+        c.sp = (card.sp or 0) + isp + asp
+
+    def _pay(self, pay: tuple[int, ...]) -> list[CardRecord]:
+        hand = self.hand
+        paid = [hand[i] for i in pay]
+        for i in sorted(pay, reverse=True):
+            del hand[i]
+        self.dust.extend(paid)
+        return paid
+
+    def _play(self, verb: str, code: str, slot: int) -> None:
+        card = next(c for c in self.hand if c.code == code)
+        cost = cost_of(card)
+        pay = self.payment_for(cost, code)
+        paid = self._pay(pay or ())
+        self.hand.remove(card)
+        wasted = sum(c.ex or 0 for c in paid) - sum(cost.values())
+        if wasted > 0:
+            self.counters["wasted_mana"] += wasted
+        log = self.log
+        text = ""
+        if log is not None:
+            text = ", paying " + (", ".join(f"{c.name} (EX{c.ex})" for c in paid) or "nothing") + (
+                f"; {wasted} wasted" if wasted > 0 else "")
+        field = self.field
+        if verb == "deploy" or verb == "convert":
+            if verb == "convert":
+                old = field[slot]
+                field[slot] = None
+                self.hand.append(old.card)
+                if old.item is not None:
+                    self.dust.append(old.item)
+                if log is not None:
+                    self.say("me", "convert", f"{old.card.name} returns to the hand")
+                self._penalty(old)
+            c = Char(card, self.turn)
+            field[slot] = c
+            self._recompute(c, slot)
+            self.counters["deployed"] += 1
+            if log is not None:
+                self.say("me", verb, f"{verb} {card.name} (AP{card.ap}/DP{card.dp}/SP{card.sp}) to {SLOTS[slot]}{text}")
+        elif verb == "item":
+            c = field[slot]
+            c.item = card
+            self._recompute(c, slot)
+            self.counters["items"] += 1
+            if log is not None:
+                self.say("me", "item", f"equip {card.name} to {c.card.name}{text}")
+        elif verb == "area":
+            self.areas[slot] = card
+            if field[slot] is not None:
+                self._recompute(field[slot], slot)
+            self.counters["areas"] += 1
+            if log is not None:
+                self.say("me", "area", f"area {card.name} on {SLOTS[slot]}{text}")
+        else:
+            self.dust.append(card)
+            self.counters["events"] += 1
+            if log is not None:
+                self.say("me", "event", f"play {card.name}{text}"
+                         + ("" if any(e.get("kind") in ("draw", "opp_mill") for e in card.effects) else " (effect not modelled)"))
+            self._effects(card, "play")
+
+    def _effects(self, card: CardRecord, when: str) -> None:
+        """Modelled effects: ``draw`` (the player draws n), ``opp_mill`` (the dummy mills n)."""
+        for e in card.effects:
+            if e.get("when", "play") != when:
+                continue
+            k = e.get("kind")
+            n = int(e.get("n", 1))
+            if k == "draw":
+                self._draw(n, f"{card.name} ({when})")
+            elif k == "opp_mill":
+                got = self.mill_opp(n)
+                if self.log is not None:
+                    self.say("opp", "mill", f"{card.name} ({when}): the dummy mills {got}")
+
+    def _penalty(self, c: Char) -> None:
+        if "penalty" in c.card.keywords:
+            self._effects(c.card, "penalty")
+
+    def _leave(self, slot: int, why: str) -> None:
+        c = self.field[slot]
+        self.field[slot] = None
+        self.dust.append(c.card)
+        if c.item is not None:
+            self.dust.append(c.item)
+        if self.log is not None:
+            self.say("me", "leave", f"{c.card.name} goes to the dust box ({why})")
+        self._penalty(c)
+
+    # -- battle --------------------------------------------------------------------------------
+    def _support(self, field: list[Char | None], slot: int, target: Char, need: int, stat: str, who: str) -> int:
+        """Adjacent standing characters (and unused Supporters) add their SP until ``need`` is met."""
+        gain = 0
+        for n in NEIGHBOURS[slot]:
+            if gain >= need:
+                break
+            s = field[n]
+            if s is None:
+                continue
+            if "supporter" in s.card.keywords and not s.supported:
+                s.supported = True  # supports without resting, once per turn
+            elif s.standing:
+                s.standing = False
+            else:
+                continue
+            gain += s.sp
+            self.counters["supports"] += 1
+            if self.log is not None:
+                self.say(who, "support", f"{s.card.name} supports {target.card.name}: +{s.sp} {stat}")
+        return gain
+
+    def attack_targets(self, slot: int) -> tuple[int, ...]:
+        c = self.field[slot]
+        if "sideattack" in c.card.keywords:
+            return tuple(col for col in (slot, slot - 1, slot + 1) if 0 <= col < 3)
+        return (slot,)
+
+    def _attack(self, slot: int, column: int) -> None:
+        att = self.field[slot]
+        self.counters["attacks"] += 1
+        d_slot = column + 3
+        defender = self.ofield[d_slot]
+        if defender is None or not defender.standing:
+            att.standing = False
+            ap = att.card.ap or 0
+            if self.log is not None:
+                self.say("me", "attack", f"{att.card.name} attacks column {'LCR'[column]}, undefended: the dummy "
+                         f"mills {min(ap, self.odeck)} (printed AP {ap}), {max(self.odeck - ap, 0)} left")
+            if self.mill_opp(ap) and "deck_bonus" in att.card.keywords:
+                self._effects(att.card, "deck_bonus")
+            return
+        # a defended battle (scenario tests: the dummy was given characters)
+        self.counters["defended"] += 1
+        a_ap, a_dp, d_ap, d_dp = att.ap, att.dp, defender.ap, defender.dp
+        # support: the attacker's side adds to AP (DP for a Defender), the defender's to DP (AP for an Attacker)
+        if "defender" in att.card.keywords:
+            a_dp += self._support(self.field, slot, att, d_ap - a_dp if d_ap > a_dp else 0, "DP", "me")
+        elif a_ap <= d_dp:
+            a_ap += self._support(self.field, slot, att, d_dp - a_ap + 1, "AP", "me")
+        if "attacker" in defender.card.keywords:
+            d_ap += self._support(self.ofield, d_slot, defender, a_dp - d_ap + 1 if a_dp >= d_ap else 0, "AP", "opp")
+        elif d_dp < a_ap:
+            d_dp += self._support(self.ofield, d_slot, defender, a_ap - d_dp, "DP", "opp")
+        att_down, def_down = battle_result(a_ap, a_dp, d_ap, d_dp, "dash" in att.card.keywords,
+                                           "dash" in defender.card.keywords)
+        att.standing = False
+        defender.standing = False
+        if self.log is not None:
+            self.say("me", "attack", f"{att.card.name} (AP{a_ap}/DP{a_dp}) attacks column {'LCR'[column]}; "
+                     f"{defender.card.name} (AP{d_ap}/DP{d_dp}) defends → attacker "
+                     f"{'downed' if att_down else 'survives'}, defender {'downed' if def_down else 'survives'}")
+        if def_down:
+            self.counters["downed_opp"] += 1
+            self.ofield[d_slot] = None
+            self.odust += 1
+        if att_down:
+            self.counters["downed_own"] += 1
+            self._leave(slot, "downed")
+
+    def attackers(self) -> list[int]:
+        field = self.field
+        turn = self.turn
+        return [s for s in (0, 1, 2) if field[s] is not None and field[s].standing
+                and (field[s].entered < turn or "aggressive" in field[s].card.keywords)]
+
+    # -- options (the generic contract) --------------------------------------------------------
+    def options_tax(self) -> list[tuple]:
+        slot, kind = self.taxing
+        cost = self.field[slot].card.keyword_costs.get(kind) or {}
+        return ([("pay",)] if self.payment_for(cost) is not None else []) + [("skip",)]
+
+    def options_main(self) -> list[tuple]:
+        out: list[tuple] = [("end",)]
+        field = self.field
+        names = self.names_on_field()
+        free = [s for s in ALL_SLOTS if field[s] is None]
+        order = self.hand_order()
+        for code in distinct_codes(self.hand):
+            card = next(c for c in self.hand if c.code == code)
+            t = card.card_type
+            if t == "character":
+                slots = self.deploy_slots(card, names, free)
+                verb = "convert" if card.conversion_target else "deploy"
+            elif t == "item":
+                slots = [s for s in ALL_SLOTS if field[s] is not None and field[s].item is None]
+                verb = "item"
+            elif t == "area":
+                slots = [s for s in ALL_SLOTS if self.areas[s] is None]
+                verb = "area"
+            else:
+                slots, verb = [], "event"
+            if (slots or verb == "event") and self.payment_for(cost_of(card), code, order) is not None:
+                if verb == "event":
+                    out.append(("event", code))
+                else:
+                    out.extend((verb, code, s) for s in slots)
+        for s, c in enumerate(field):
+            if c is None or not c.standing or c.moved:
+                continue
+            dests: set[int] = set()
+            for kw in STEP_KEYWORDS:
+                if kw in c.card.keywords:
+                    dests.update(to for to in _moves(s, kw) if field[to] is None)
+            out.extend(("move", s, to) for to in sorted(dests))
+        for s in self.attackers():
+            out.extend(("attack", s, col) for col in self.attack_targets(s))
+        return out
+
+    def options_discard(self) -> list[tuple]:
+        return [("discard", code) for code in distinct_codes(self.hand)]
+
+    def label(self, kind: str, option: tuple) -> str:
+        verb = option[0]
+        if verb in ("deploy", "convert", "item", "area"):
+            return f"{verb} {option[1]} to {SLOTS[option[2]]}"
+        if verb == "attack":
+            return f"attack with {SLOTS[option[1]]} into column {'LCR'[option[2]]}"
+        if verb == "move":
+            return f"move {SLOTS[option[1]]} → {SLOTS[option[2]]}"
+        if kind == "tax":
+            slot, tax = self.taxing
+            return f"{verb} {tax} of {self.field[slot].card.name}"
+        return " ".join(map(str, option))
+
+    # -- result --------------------------------------------------------------------------------
+    def result(self) -> GameResult:
+        c = self.counters
+        c["games"] = 1
+        if self.outcome == "win":
+            c["first_wins" if self.went_first else "second_wins"] = 1
+            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
+        c["first_games" if self.went_first else "second_games"] = 1
+        return GameResult(
+            index=self.index, outcome=self.outcome, turn=max(self.turn, 1), reason=self.reason,
+            counters={k: v for k, v in c.items() if v},
+            per_turn={"milled": list(self.milled)},
+            first_playable=dict(self.first_playable),
+        )
+
+
+def cost_of(card: CardRecord) -> Mapping[str, int]:
+    """The structured cost; a bare ``cost`` number without detail is that many star (無) symbols."""
+    if card.cost_detail:
+        return card.cost_detail
+    return {STAR: card.cost} if card.cost else {}
+
+
+COUNTERS = (
+    "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
+    "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "first_games", "second_games",
+    "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+)
+
+
+class GreedyPilot(ScriptedPilot):
+    """Move characters up into the attack row, deploy the strongest attacker the hand pays for
+    (AF first; DF only for a character that can step up, or with cards the hand limit would
+    discard anyway), attack with everything, pay taxes for attackers."""
+
+    name = "greedy"
+
+    def decide(self, state: LyceeState, kind: str) -> tuple:
+        return _DISPATCH[kind](self, state)
+
+    def d_tax(self, state: LyceeState) -> tuple:
+        slot, kind = state.taxing
+        c = state.field[slot]
+        pay = state.payment_for(c.card.keyword_costs.get(kind) or {})
+        if pay is not None and (slot < 3 or kind == "tax_trash") and (c.card.ap or 0) >= len(pay):
+            return ("pay",)
+        return ("skip",)
+
+    def d_discard(self, state: LyceeState) -> tuple:
+        return ("discard", state.hand[state.hand_order()[0]].code)
+
+    def d_main(self, state: LyceeState) -> tuple:
+        field = state.field
+        turn = state.turn
+        # 1. step up: a standing DF character that may attack moves into an empty AF slot
+        for s in (3, 4, 5):
+            c = field[s]
+            if c is None or not c.standing or c.moved or not (c.entered < turn or "aggressive" in c.card.keywords):
+                continue
+            for kw in STEP_KEYWORDS:
+                if kw in c.card.keywords:
+                    for to in _moves(s, kw):
+                        if to < 3 and field[to] is None:
+                            return ("move", s, to)
+        # 2. deploy the best character (AF first)
+        hand = state.hand
+        names = state.names_on_field()
+        free = [s for s in ALL_SLOTS if field[s] is None]
+        surplus = len(hand) - HAND_LIMIT
+        best = None
+        best_score = 0.0
+        order = None
+        tried: set[str] = set()
+        for card in hand:
+            if card.card_type != "character" or card.code in tried:
+                continue
+            tried.add(card.code)
+            slots = state.deploy_slots(card, names, free)
+            if not slots:
+                continue
+            ap = card.ap or 0
+            af = [s for s in slots if s < 3]
+            if af:
+                slot = af[0]
+                score = 20.0 + 2 * ap + (5.0 if "aggressive" in card.keywords else 0.0)
+            else:
+                slot = slots[0]
+                up = any(kw in card.keywords for kw in ("step", "orderstep", "jump"))
+                if up and field[slot - 3] is None:
+                    score = 10.0 + ap
+                elif surplus > 0:
+                    score = 1.0 + 0.1 * (card.dp or 0)
+                else:
+                    continue
+            if card.conversion_target:
+                score += ap - (field[slot].card.ap or 0)
+            if score <= best_score:
+                continue
+            if order is None:
+                order = state.hand_order()
+            pay = state.payment_for(cost_of(card), card.code, order)
+            if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
+                continue
+            best_score = score - 0.5 * len(pay)
+            best = ("convert" if card.conversion_target else "deploy", card.code, slot)
+        if best is not None:
+            return best
+        # 3. events with modelled draw / mill effects that gain more cards than they cost
+        for card in hand:
+            if card.card_type != "event":
+                continue
+            gain = sum(int(e.get("n", 1)) for e in card.effects
+                       if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play")
+            if gain:
+                pay = state.payment_for(cost_of(card), card.code)
+                if pay is not None and gain > len(pay):
+                    return ("event", card.code)
+        # 4. attack with everything (the strongest first); items and areas only change AP/DP/SP,
+        # which never matter against an empty field (undefended attacks mill the printed AP)
+        attackers = state.attackers()
+        if attackers:
+            s = max(attackers, key=lambda s: (field[s].card.ap or 0, -s))
+            return ("attack", s, s)
+        return ("end",)
+
+
+_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
+
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 60}
+
+
+def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
+              log: EventLog | None) -> LyceeState:
+    return LyceeState(deck, rng, index, options, log)
+
+
+ENGINE = register(GameEngine(
+    game=GAME,
+    new_state=new_state,
+    pilots={"greedy": GreedyPilot},
+    default_options=DEFAULT_OPTIONS,
+    describe_options={
+        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate, me, opp",
+        "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
+        "opp_field": "scenario tests only: {slot: card} characters the dummy fields (they defend and support)",
+        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+    },
+    ratios={
+        "milled_per_attack": ("milled", "attacks"),
+        "wasted_mana_per_game": ("wasted_mana", "games"),
+        "win_rate_going_first": ("first_wins", "first_games"),
+        "win_rate_going_second": ("second_wins", "second_games"),
+    },
+    describe_extras={
+        "milled": "cards the dummy lost to undefended attacks (printed AP) and modelled effects on each turn",
+        "wasted_mana": "EX paid beyond a cost (surplus is lost)",
+        "redraws": "opening hands without a character, shown and redrawn",
+    },
+))
