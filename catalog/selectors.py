@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import F, OrderBy, QuerySet
 from django.http import Http404
 
 from .models import Card
@@ -22,12 +22,13 @@ __all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER"
 DEFAULT_ORDER = ("name", "game", "code")
 
 
-def _finish_order(order: list[str]) -> list[str]:
-    out = list(order)
+def _finish_order(order: list[str]) -> list[OrderBy]:
+    """Sort keys -> expressions; cards without the stat sort last in both directions."""
+    keys = list(order)
     for key in DEFAULT_ORDER:
-        if key not in {o.lstrip("-") for o in out}:
-            out.append(key)
-    return out
+        if key not in {o.lstrip("-") for o in keys}:
+            keys.append(key)
+    return [F(k[1:]).desc(nulls_last=True) if k.startswith("-") else F(k).asc(nulls_last=True) for k in keys]
 
 
 def parse_order(value: str, query: str = "") -> list[str]:

@@ -130,7 +130,10 @@ class _Compiler:
                 raise self.error("bad_value", f"unknown game '{value}'; expected one of {', '.join(g.GAMES)}", vpos)
             return Q(game=game)
         if kind == NUMBER:
-            return Q(**{f"{spec.column}__{_OP_LOOKUP[t.op]}": self.number(value, vpos, t.field)})
+            n = self.number(value, vpos, t.field)
+            if t.op == "!=":  # only cards that have the stat (a climax has no level to differ)
+                return ~(Q(**{f"{spec.column}__lt": n}) | Q(**{f"{spec.column}__gt": n}))
+            return Q(**{f"{spec.column}__{_OP_LOOKUP[t.op]}": n})
         if kind == FACET:
             facet_value = value.lower()
             if spec.column == "keywords":

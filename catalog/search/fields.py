@@ -169,7 +169,7 @@ def _games_for(spec: FieldSpec) -> tuple[str, ...] | None:
     if spec.kind in (GAME, ORDER, DIR, NAME, TEXT) or not spec.column:
         return None
     owners = tuple(game for game in g.GAMES if spec.column in GAME_STATS[game])
-    if spec.column == "text_modelled":
+    if spec.column in ("text_modelled", "work", "number"):  # printed on cards of every game
         return None
     return owners or None
 

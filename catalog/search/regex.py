@@ -5,7 +5,8 @@ same on PostgreSQL (``~*``, Spencer's ARE engine) and on SQLite (Django calls Py
 
 * at most ``MAX_REGEX_LENGTH`` characters;
 * no backreferences, lookarounds, named groups, conditionals or inline flags;
-* no nested quantifiers (``(a+)+``, ``(a*b?)*``) and at most ``MAX_UNBOUNDED`` unbounded
+* no nested quantifiers (``(a+)+``, ``(a*b?)*``), no alternation inside a repeated group
+  (``(a|aa)*``), and at most ``MAX_UNBOUNDED`` unbounded
   quantifiers (``*``, ``+``, ``{n,}``) in the whole pattern; counted repeats up to ``{,100}``.
 
 Without backreferences PostgreSQL's engine runs as an automaton (no catastrophic backtracking);
@@ -78,6 +79,9 @@ def validate_regex(pattern: str, position: int, query: str) -> None:
             elif op == sre_constants.SUBPATTERN:
                 walk(av[-1], inside_repeat)
             elif op == sre_constants.BRANCH:
+                if inside_repeat:
+                    raise fail("alternation inside a repeated group such as (a|aa)* is not allowed; "
+                               "use a character class [ab] or repeat outside the group")
                 for branch in av[1]:
                     walk(branch, inside_repeat)
             elif op == sre_constants.IN:
