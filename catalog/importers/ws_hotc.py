@@ -26,7 +26,7 @@ _CODE_LINE = re.compile(r"^(?:(?P<prefix>.+?)\s*&\s*)?(?P<code>[A-Za-z0-9]+/[A-Z
 _JP_START = ("【自】", "【永】", "【起】", "【カウンター】")
 _EN_START = ("【A】", "【C】", "【S】", "【Counter】", "[A]", "[C]", "[S]")
 # English name appended to the Japanese one: an ASCII run after the last non-ASCII character.
-_EN_SUFFIX = re.compile(r"(?<=[^\x00-\x7f])(?P<en>[\"'A-Za-z][\x20-\x7e]*)$")
+_EN_SUFFIX = re.compile(r"(?<=[^\x00-\x7f])\s*(?P<en>[\"'A-Za-z][\x20-\x7e]*)$")
 
 
 def is_japanese(line: str) -> bool:
@@ -72,7 +72,8 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
         problems.append(ImportProblem("rarity", "no rarity after the code"))
     set_code, number = n.ws_code_parts(code)
 
-    jp_name, en_name = split_name(n.nfkc(lines[0]))
+    jp_name, en_name = split_name(lines[0])  # before NFKC: full-width signs tell JP from EN
+    en_name = n.nfkc(en_name)
     name, marker = n.ws_name(jp_name)
     if marker:
         problems.append(ImportProblem("name", f"printing marker {marker!r} removed from the name"))

@@ -1,0 +1,127 @@
+"""The cards API: search, pagination, ordering, filters, detail, error object, schema."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.search_testdata import make_card, small_catalog
+
+pytestmark = pytest.mark.django_db
+LIST = "/api/v1/cards/"
+
+
+@pytest.fixture
+def cards():
+    return small_catalog()
+
+
+def assert_error(response, status, code, position=None):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert set(body) == {"error"}
+    err = body["error"]
+    assert {"code", "message", "position", "query"} <= set(err)
+    assert err["code"] == code and err["message"]
+    if position is not None:
+        assert err["position"] == position
+    return err
+
+
+def test_search_with_q(client, cards):
+    body = client.get(LIST, {"q": "game:ws power>=9000 soul:2 trigger:soul"}).json()
+    assert body["count"] == 1 and body["count_exact"] is True
+    card = body["results"][0]
+    assert card["code"] == "TST/W01-001" and card["power"] == 10000 and card["triggers"] == ["soul"]
+    assert card["url"] == "/cards/ws/TST/W01-001/"
+    assert card["api_url"] == "/api/v1/cards/ws/TST/W01-001/"
+
+
+def test_pagination(client, cards):
+    first = client.get(LIST, {"page_size": 5}).json()
+    assert first["count"] == 12 and first["pages"] == 3 and len(first["results"]) == 5
+    assert first["previous"] is None and "page=2" in first["next"]
+    seen = [c["code"] for c in first["results"]]
+    for page in (2, 3):
+        seen += [c["code"] for c in client.get(LIST, {"page_size": 5, "page": page}).json()["results"]]
+    assert len(seen) == len(set(seen)) == 12  # stable order: no card repeated or skipped
+    assert_error(client.get(LIST, {"page": 9}), 404, "not_found")
+    assert_error(client.get(LIST, {"page": "x"}), 404, "not_found")
+
+
+def test_page_size_is_capped(client, cards):
+    assert client.get(LIST, {"page_size": 100000}).json()["page_size"] == 200
+
+
+def test_ordering(client, cards):
+    codes = [c["code"] for c in client.get(LIST, {"q": "game:ws", "order": "-power"}).json()["results"]]
+    assert codes == ["TST/W01-001", "TST/W01-002", "TST/W01-003"]  # no power (climax) last
+    codes = [c["code"] for c in client.get(LIST, {"q": "game:ws order:power"}).json()["results"]]
+    assert codes == ["TST/W01-002", "TST/W01-001", "TST/W01-003"]
+    names = [c["name"] for c in client.get(LIST, {"game": "lycee", "order": "name"}).json()["results"]]
+    assert names == sorted(names)
+    assert_error(client.get(LIST, {"order": "flavor"}), 400, "bad_order", 0)
+
+
+def test_plain_filter_parameters(client, cards):
+    body = client.get(LIST, {"game": "ws", "power__gte": 9000}).json()
+    assert [c["code"] for c in body["results"]] == ["TST/W01-001"]
+    body = client.get(LIST, {"trait": "music", "q": "-trait:strings"}).json()
+    assert [c["code"] for c in body["results"]] == ["TST/W01-002"]
+    body = client.get(LIST, {"slot": "af-c", "game": "lycee"}).json()
+    assert [c["code"] for c in body["results"]] == ["CH-0001"]
+    err = assert_error(client.get(LIST, {"power__gte": "abc"}), 400, "invalid_parameter")
+    assert "power__gte" in err["message"] and err["fields"]["power__gte"]
+    assert_error(client.get(LIST, {"game": "mtg"}), 400, "invalid_parameter")
+
+
+@pytest.mark.parametrize("q,code,position", [
+    ("game:ws foo:bar", "unknown_field", 8),
+    ("power>=9x", "bad_number", 7),
+    ("(t:character c:red", "unbalanced_parenthesis", 0),
+    ("t:character)", "unbalanced_parenthesis", 11),
+    ("o:/(a+)+/", "bad_regex", 2),
+    ("o:/[x/", "bad_regex", 2),
+    ("game:ws cp>3", "wrong_game", 8),
+    ("x" * 1001, "too_long", 1000),
+])
+def test_query_errors_are_400_with_position(client, cards, q, code, position):
+    err = assert_error(client.get(LIST, {"q": q}), 400, code, position)
+    assert err["query"] == q
+
+
+def test_wrong_game_message(client, cards):
+    err = assert_error(client.get(LIST, {"q": "game:ws cp>3"}), 400, "wrong_game")
+    assert err["message"] == "cp is a Prism Connect stat, not a Weiß Schwarz one"
+
+
+def test_detail_with_slash_in_code(client, cards):
+    body = client.get("/api/v1/cards/ws/TST/W01-001/").json()
+    assert body["name"] == "Crimson Finale Reika" and body["printings"] == []
+    assert client.get(reverse("catalog-api:card-detail", kwargs={"game": "ws", "code": "TST/W01-001"})).status_code == 200
+    assert_error(client.get("/api/v1/cards/ws/NOPE-1/"), 404, "not_found")
+    assert_error(client.get("/api/v1/cards/mtg/TST/W01-001/"), 404, "not_found")
+    assert_error(client.post(LIST, {}), 405, "method_not_allowed")
+
+
+def test_list_has_no_n_plus_one(client, cards, django_assert_num_queries):
+    for i in range(30):
+        make_card(game="pc", code=f"NQ-{i:03d}", name=f"Query Count {i}", card_type="event", colors=["red"],
+                  traits=["Relay"], cost=1)
+    with django_assert_num_queries(2):  # count + one page, whatever the page size
+        assert len(client.get(LIST, {"q": "trait:relay", "page_size": 40}).json()["results"]) == 31
+
+
+def test_schema_and_docs(client):
+    schema = client.get("/api/v1/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
+    assert "/api/v1/cards/" in paths and "/api/v1/cards/{game}/{code}/" in paths
+    params = {p["name"] for p in paths["/api/v1/cards/"]["get"]["parameters"]}
+    assert {"q", "order", "page", "page_size", "game", "power__gte", "trait"} <= params
+    responses = paths["/api/v1/cards/"]["get"]["responses"]
+    assert {"200", "400", "404"} <= set(responses)
+    assert "CardError" in schema["components"]["schemas"]
+    docs = client.get("/api/v1/docs/")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "swagger-ui" in html and "//cdn" not in html and "unpkg" not in html  # served locally (offline)
