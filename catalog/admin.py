@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from .models import Card, CardPrinting
 
@@ -6,6 +7,7 @@ from .models import Card, CardPrinting
 class PrintingInline(admin.TabularInline):
     model = CardPrinting
     extra = 0
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 class GameStatsFilter(admin.SimpleListFilter):

@@ -1,12 +1,69 @@
+"""The Card model holds every stat of every game, and rejects impossible cards naming the field."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from catalog.models import Card
-from rules.cards import CardRecord, validate_card
+from catalog.cardfields import card_normalize
+from catalog.models import Card, CardFacet
+from catalog.services import card_sync_facets
+from rules.cards import CARD_FIELDS, GAME_STATS, CardRecord, validate_card
 
 WS_CHAR = {
     "game": "ws", "code": "TS/W01-001", "name": "Test Girl", "card_type": "character", "colors": ["yellow"],
     "level": 1, "cost": 1, "power": 6000, "soul": 1, "triggers": ["soul"], "traits": ["Music"],
+}
+
+COMMON = {
+    "rarity": "R", "set_code": "TS01", "traits": ["Alpha", "Beta"], "text": "Some printed text.\nSecond line.",
+    "flavor": "Flavor.", "alt_names": ["Alias"], "text_modelled": False,
+}
+# One card per game carrying every stat of that game (GAME_STATS) and the common columns.
+FULL = {
+    "pc": {
+        **COMMON, "game": "pc", "code": "TW-023a", "name": "A&B", "card_type": "character", "colors": ["red"],
+        "work": "Test Work", "number": "023a", "cost": 2, "cp": 4500, "rank": 2, "bonus_mark": "RANK+1",
+        "connect_attack": 3, "keywords": ["connect_mark", "support_mark"],
+    },
+    "phantasma": {
+        **COMMON, "game": "phantasma", "code": "TS-001", "name": "Tester", "card_type": "character",
+        "attributes": ["wisdom"], "work": "Test Series", "number": "001", "cost": 3,
+        "cost_detail": {"white": 1, "blue": {"wisdom": 1}, "red": 1, "hp": 100},
+        "mhp": 700, "martial": 100, "agility": 200, "wisdom": 500, "craft": 300, "poise": 200,
+        "effects": [{"kind": "heal", "amount": 100, "target": "own_character"}],
+    },
+    "phantasma_battle": {
+        "game": "phantasma", "code": "TS-020", "name": "Duel", "card_type": "battle", "work": "Test Series",
+        "number": "020", "attack_attribute": "martial", "defense_attribute": "poise",
+    },
+    "phantasma_ex": {
+        "game": "phantasma", "code": "TS-040", "name": "Skill", "card_type": "ex_skill", "ex_condition": 4,
+        "text": "Draw 1 card.",
+    },
+    "ws": {
+        **COMMON, "game": "ws", "code": "TS/W01-002", "name": "Counter Girl", "card_type": "character",
+        "colors": ["blue"], "level": 2, "cost": 1, "power": 3000, "soul": 1, "triggers": ["soul", "draw"],
+        "counter": True,
+    },
+    "ws_climax": {
+        "game": "ws", "code": "TS/W01-025", "name": "Climax", "card_type": "climax", "colors": ["red"],
+        "triggers": ["soul", "soul"], "text_modelled": True, "text": "[CONT] All your characters get +2000 power.",
+        "effects": [{"kind": "climax_bonus", "power": 2000, "soul": 0}],
+    },
+    "chaos": {
+        **COMMON, "game": "chaos", "code": "TC-013", "name": "Twin 「A & B」", "card_type": "extra",
+        "gender": "both", "attributes": ["fire"], "atk": 6, "defense": 5, "partner_atk": 2, "partner_def": 1,
+        "title": "Test Title", "person": "A & B", "extra_persons": ["A", "B"],
+        "keywords": [{"name": "maintain", "cost": {"discard": 1}}, "penetrate", "first_strike", "first_defense"],
+    },
+    "chaos_event": {
+        "game": "chaos", "code": "TC-016", "name": "Curtain", "card_type": "event", "timing": "BATTLE",
+        "text": "[BATTLE] ...", "attributes": ["none"],
+    },
+    "lycee": {
+        **COMMON, "game": "lycee", "code": "CH-0001", "name": "Tester, Awakened", "card_type": "character",
+        "attributes": ["snow", "moon"], "cost": 3, "cost_detail": {"snow": 1, "star": 2},
+        "slots": ["AF-L", "DF-R"], "ap": 3, "dp": 2, "sp": 1, "ex": 2, "dmg": 1, "conversion_target": "Tester",
+        "copy_limit": 8, "keywords": [{"name": "tax_trash", "cost": {"snow": 1}}, "dash", "step"],
+    },
 }
 
 
@@ -21,6 +78,58 @@ def test_ws_card_round_trips_through_model():
     assert CardRecord.from_dict(rec.to_dict()).to_dict() == rec.to_dict()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", sorted(FULL))
+def test_model_round_trip_with_every_stat(key):
+    data, problems = card_normalize(FULL[key])
+    assert problems == []
+    assert validate_card(data) == []
+    card = Card(**data)
+    card.full_clean()
+    card.save()
+    again = Card.objects.get(pk=card.pk)
+    assert again.to_dict() == data, "every field comes back exactly as stored"
+    # Every stat of the game that the card type uses is set (not the default) on the main cards.
+    if key in ("pc", "phantasma", "ws", "chaos", "lycee"):
+        unset = [s for s in GAME_STATS[key] if data[s] in (None, "", [], {})]
+        allowed_unset = {"pc": set(), "phantasma": {"attack_attribute", "defense_attribute", "ex_condition"},
+                         "ws": set(), "chaos": {"timing"}, "lycee": set()}[key]
+        assert set(unset) <= allowed_unset, unset
+    rec = again.to_record()
+    assert CardRecord.from_dict(rec.to_dict()).to_dict() == rec.to_dict()
+    assert set(rec.to_dict()) == CARD_FIELDS
+    for name, value in FULL[key].items():
+        if name != "keywords":
+            got = getattr(rec, name)
+            assert (list(got) if isinstance(got, tuple) else (dict(got) if hasattr(got, "items") else got)) == value or \
+                name in ("effects",), name
+    assert rec.to_dict()["keywords"] == data["keywords"]
+
+
+@pytest.mark.django_db
+def test_keyword_costs_survive_the_record():
+    data, _ = card_normalize(FULL["lycee"])
+    rec = Card.objects.create(**data).to_record()
+    assert rec.keywords == ("tax_trash", "dash", "step")
+    assert dict(rec.keyword_costs["tax_trash"]) == {"snow": 1}
+    assert rec.has("dash") and not rec.has("jump")
+
+
+@pytest.mark.django_db
+def test_facets_mirror_list_fields():
+    data, _ = card_normalize(FULL["chaos"])
+    card = Card.objects.create(**data)
+    card_sync_facets(cards=[card])
+    facets = set(CardFacet.objects.filter(card=card).values_list("facet", "value"))
+    assert ("keywords", "maintain") in facets and ("keywords", "penetrate") in facets
+    assert ("extra_persons", "a") in facets and ("attributes", "fire") in facets and ("traits", "alpha") in facets
+    card.keywords = ["penetrate"]
+    card.save()
+    card_sync_facets(cards=[card])
+    facets = set(CardFacet.objects.filter(card=card, facet="keywords").values_list("value", flat=True))
+    assert facets == {"penetrate"}
+
+
 def test_ws_climax_with_level_is_rejected_naming_the_field():
     errors = validate_card({"game": "ws", "code": "X", "name": "C", "card_type": "climax", "level": 1})
     assert ("level", "a ws climax has no level (got 1)") in errors
@@ -32,3 +141,65 @@ def test_model_clean_names_the_field():
     with pytest.raises(ValidationError) as exc:
         card.full_clean()
     assert "slots" in exc.value.message_dict
+
+
+IMPOSSIBLE = [
+    # (card, field, words in the message)
+    ({"game": "ws", "card_type": "climax", "colors": ["red"], "level": 1}, "level", "climax has no level"),
+    ({"game": "ws", "card_type": "climax", "colors": ["red"], "power": 1000}, "power", "climax has no power"),
+    ({"game": "ws", "card_type": "character", "level": 4, "cost": 1, "power": 1000, "soul": 1}, "level", "0 to 3"),
+    ({"game": "ws", "card_type": "character", "level": 0, "cost": 0, "power": 1000, "soul": 1,
+      "triggers": ["laser"]}, "triggers", "'laser'"),
+    ({"game": "ws", "card_type": "character", "level": 0, "cost": 0, "power": 1000, "soul": 1, "ap": 3},
+     "ap", "lycee stat"),
+    ({"game": "lycee", "card_type": "character", "ap": 1, "dp": 1, "sp": 1, "slots": ["AF-X"]}, "slots", "'AF-X'"),
+    ({"game": "lycee", "card_type": "event", "slots": ["AF-L"]}, "slots", "only characters"),
+    ({"game": "lycee", "card_type": "character", "ap": 1, "dp": 1, "sp": 1, "cost": 3,
+      "cost_detail": {"snow": 1}}, "cost", "does not match"),
+    ({"game": "lycee", "card_type": "character", "ap": 1, "dp": 1, "sp": 1, "cost_detail": {"fire": 1}},
+     "cost_detail", "'fire'"),
+    ({"game": "lycee", "card_type": "character", "ap": 1, "dp": 1, "sp": 1, "copy_limit": 0}, "copy_limit", "at least 1"),
+    ({"game": "lycee", "card_type": "character", "ap": 1, "dp": 1, "sp": 1, "keywords": ["fly"]}, "keywords", "'fly'"),
+    ({"game": "pc", "card_type": "character", "cost": -1, "cp": 1000, "rank": 1}, "cost", "negative"),
+    ({"game": "pc", "card_type": "character", "cost": 1}, "cp", "needs cp and rank"),
+    ({"game": "pc", "card_type": "event", "cost": 1, "connect_attack": 2}, "connect_attack", "only characters"),
+    ({"game": "pc", "card_type": "character", "cost": 1, "cp": 1000, "rank": 1, "bonus_mark": "LIFE+2"},
+     "bonus_mark", "'LIFE+2'"),
+    ({"game": "phantasma", "card_type": "battle", "attack_attribute": "martial"}, "attack_attribute", "battle card"),
+    ({"game": "phantasma", "card_type": "ex_skill"}, "ex_condition", "usage condition"),
+    ({"game": "phantasma", "card_type": "item", "cost_detail": {"blue": {"fire": 1}}}, "cost_detail", "'fire'"),
+    ({"game": "phantasma", "card_type": "character", "mhp": 500, "martial": 1, "agility": 1, "wisdom": 1,
+      "craft": 1}, "poise", "poise value"),
+    ({"game": "chaos", "card_type": "extra", "atk": 1, "defense": 1, "person": "A"}, "extra_persons", "names the persons"),
+    ({"game": "chaos", "card_type": "character", "atk": 1, "defense": 1, "person": "A", "gender": "robot"},
+     "gender", "'robot'"),
+    ({"game": "chaos", "card_type": "event", "timing": "END"}, "timing", "'END'"),
+    ({"game": "chaos", "card_type": "character", "atk": 1, "defense": 1, "person": "A", "power": 1000},
+     "power", "ws stat"),
+    ({"game": "chaos", "card_type": "climax"}, "card_type", "no card type"),
+]
+
+
+@pytest.mark.parametrize(("card", "fld", "words"), IMPOSSIBLE, ids=[f"{c['game']}-{f}" for c, f, _ in IMPOSSIBLE])
+def test_impossible_cards_are_rejected_naming_the_field(card, fld, words):
+    data = {"code": "X-1", "name": "Impossible", **card}
+    errors = validate_card(data)
+    assert any(f == fld and words in m for f, m in errors), errors
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("card", "fld", "words"), IMPOSSIBLE[:6], ids=[f"{c['game']}-{f}" for c, f, _ in IMPOSSIBLE[:6]])
+def test_model_full_clean_rejects_impossible_cards(card, fld, words):
+    with pytest.raises(ValidationError) as exc:
+        Card(code="X-1", name="Impossible", **card).full_clean()
+    assert fld in exc.value.message_dict
+    assert any(words in m for m in exc.value.message_dict[fld])
+
+
+def test_normalize_reports_wrong_types_by_field():
+    _, problems = card_normalize({
+        "game": "ws", "code": "X", "name": "N", "card_type": "character", "level": "2", "colors": "red",
+        "counter": "yes", "bogus": 1, "keywords": [{"name": "x", "cost": {"snow": -1}}],
+    })
+    fields = {f for f, _ in problems}
+    assert fields == {"level", "colors", "counter", "bogus", "keywords"}
