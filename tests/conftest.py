@@ -56,3 +56,14 @@ def page(browser):
     pg.set_default_timeout(15000)
     yield pg
     context.close()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """Tests marked ``celery`` start a real worker process that must open the same test database.
+    On PostgreSQL it does (``transactional_db`` commits); on SQLite the in-memory default is private
+    to this process, so when such tests are selected the test database is a file (one per run)."""
+    if is_postgres() or not any("celery" in item.keywords for item in request.session.items):
+        return
+    db = settings.DATABASES["default"]
+    db.setdefault("TEST", {})["NAME"] = str(Path(settings.VAR_DIR) / f"test-{os.getpid()}.sqlite3")

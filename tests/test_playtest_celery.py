@@ -1,0 +1,148 @@
+"""Playtest jobs on a real Celery worker with the Redis on this machine (not eager mode).
+
+The fixture starts ``celery -A config worker`` as a subprocess on its own queue, pointed at this
+test run's database (the PostgreSQL test database, or on SQLite the file test database that
+``tests/conftest.py`` selects when ``celery`` tests run) and at ``redis://127.0.0.1:6379/13``
+(override with ``PLAYTEST_TEST_REDIS_URL``). Data is committed (``transactional_db``) so the worker
+sees it.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings as dj_settings
+from django.db import connection
+
+from playtest.models import PlaytestJob
+from playtest.services import deck_from_snapshot, playtest_cancel, playtest_create
+from rules.decktext import parse_deck_text
+from rules.engine.core import run_games
+from tests.test_playtest_pages import deck_text, load_catalog
+
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+REDIS_URL = os.environ.get("PLAYTEST_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+BASE = Path(dj_settings.BASE_DIR)
+
+
+def _redis_ok() -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping())
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    if s["ENGINE"].endswith("sqlite3"):
+        name = str(s["NAME"])
+        if "memory" in name:
+            pytest.fail("SQLite test database is in memory; tests/conftest.py should have made it a file")
+        return f"sqlite:///{name}"
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.fixture
+def celery_worker(settings, tmp_path):
+    if not _redis_ok():
+        pytest.skip(f"needs Redis at {REDIS_URL} (CI starts it)")
+    from config.celery import app
+
+    queue = f"playtest-test-{uuid.uuid4().hex[:10]}"
+    log_path = tmp_path / "worker.log"
+    env = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "DATABASE_URL": _database_url(),
+           "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "2", "-P", "prefork",
+           "-n", f"{queue}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=BASE, env=env, stdout=log, stderr=subprocess.STDOUT)
+    old = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_default_queue")}
+    app.conf.update(broker_url=REDIS_URL, task_always_eager=False, task_default_queue=queue)
+    app._pool = None
+    app.amqp._producer_pool = None
+    settings.PLAYTEST_EXECUTOR = "celery"
+    try:
+        deadline = time.monotonic() + 60
+        while b"ready." not in log_path.read_bytes():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("celery worker did not start:\n" + log_path.read_text(errors="replace")[-3000:])
+            time.sleep(0.2)
+        yield {"proc": proc, "log": log_path, "queue": queue}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        with app.connection_for_write() as conn:  # drop what is left on the test queue
+            try:
+                conn.default_channel.queue_delete(queue)
+            except Exception:  # noqa: BLE001
+                pass
+        app.conf.update(old)
+        app._pool = None
+        app.amqp._producer_pool = None
+
+
+def _zones(name: str) -> dict[str, dict[str, int]]:
+    return {"main": parse_deck_text(deck_text(name)).counts("main")}
+
+
+def _wait(job: PlaytestJob, until, timeout: float = 120.0, seen: list | None = None) -> PlaytestJob:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if seen is not None and (not seen or seen[-1] != job.progress):
+            seen.append(job.progress)
+        if until(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job.pk} still {job.status} at {job.progress}/{job.games} after {timeout}s")
+
+
+def test_worker_runs_job_with_progress_and_exact_result(celery_worker, settings):
+    load_catalog("ws")
+    settings.PLAYTEST_CHUNK_SIZE = 200
+    job = playtest_create(game="ws", zones=_zones("ws-skylark"), games=4000, seed=77, session_key="celery")
+    assert job.chunks_total == 20
+    seen: list[int] = []
+    job = _wait(job, lambda j: j.status not in ("queued", "running"), seen=seen)
+    log = celery_worker["log"].read_text(errors="replace")
+    assert job.status == "done", (job.error, log[-3000:])
+    # progress was reported while it ran, in whole chunks, never backwards
+    assert any(0 < p < 4000 for p in seen), seen
+    assert seen == sorted(seen) and all(p % 200 == 0 for p in seen)
+    assert job.progress == 4000 and job.chunks.count() == 20
+    assert job.started <= job.finished
+    workers = set(job.chunks.values_list("worker", flat=True))
+    assert all(celery_worker["queue"] in w for w in workers), workers
+    # the combined result is exactly the in-process run with the same seed
+    deck = deck_from_snapshot("ws", job.snapshot)
+    assert job.result == run_games(deck, 77, range(4000), options=job.options, pilot=job.pilot).to_dict()
+    assert "playtest.tasks.playtest_chunk_task" in log
+
+
+def test_worker_job_can_be_cancelled(celery_worker, settings):
+    load_catalog("ws")
+    settings.PLAYTEST_CHUNK_SIZE = 250
+    settings.PLAYTEST_MAX_GAMES_ANON = 50_000
+    job = playtest_create(game="ws", zones=_zones("ws-nocturne"), games=30_000, seed=1, session_key="cancel")
+    job = _wait(job, lambda j: j.progress > 0, timeout=60)
+    assert playtest_cancel(job=job) is True
+    time.sleep(2.0)  # chunks in flight finish or notice the cancellation; the rest are revoked / no-ops
+    job.refresh_from_db()
+    n_chunks = job.chunks.count()
+    time.sleep(1.5)
+    job.refresh_from_db()
+    assert job.status == "cancelled" and job.result is None
+    assert job.chunks.count() == n_chunks < job.chunks_total
+    assert job.progress == n_chunks * 250 < 30_000
