@@ -157,9 +157,12 @@ class ScriptedState:
     log: EventLog | None
     pending: str | None = None
 
-    def start(self) -> None:
-        """Call at the end of ``__init__``: runs the script up to its first decision."""
-        self._script = self.script()
+    def start(self, script: Generator[str, tuple, None] | None = None) -> None:
+        """Call at the end of ``__init__``: runs the script up to its first decision.
+
+        Scenario tests pass another generator (e.g. one turn of a state they set up by hand) and
+        then drive it through ``legal_actions``/``apply`` like a whole game."""
+        self._script = self.script() if script is None else script
         self._resume(None)
 
     def script(self) -> Generator[str, tuple, None]:  # pragma: no cover - abstract

@@ -64,6 +64,16 @@ def _char_score(card: CardRecord) -> tuple:
     return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
 
 
+def climax_bonus(card: CardRecord) -> tuple[int, int]:
+    """``(power, soul)`` a climax gives all your characters: its structured ``climax_bonus`` effects."""
+    power = soul = 0
+    for eff in card.effects:
+        if eff.get("kind") == "climax_bonus":
+            power += int(eff.get("power", 0) or 0)
+            soul += int(eff.get("soul", 0) or 0)
+    return power, soul
+
+
 def _deck_info(deck: Deck) -> dict[str, Any]:
     """Per-deck precomputation: names and climax bonuses by code."""
     names: dict[str, str] = {DUMMY_CLIMAX.code: DUMMY_CLIMAX.name, DUMMY_CARD.code: DUMMY_CARD.name}
@@ -71,12 +81,7 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
     for c in deck.main:
         names[c.code] = c.name
         if c.card_type == "climax":
-            power = soul = 0
-            for eff in c.effects:
-                if eff.get("kind") == "climax_bonus":
-                    power += int(eff.get("power", 0) or 0)
-                    soul += int(eff.get("soul", 0) or 0)
-            bonus[c.code] = (power, soul)
+            bonus[c.code] = climax_bonus(c)
     # the greedy pilot's static wish to keep a card (see GreedyPilot.worst_card)
     values = {c.code: (0.5 if c.card_type == "event" else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000)
               for c in deck.main if c.card_type != "climax"}
@@ -149,6 +154,10 @@ class WSState(ScriptedState):
     # -- helpers -------------------------------------------------------------------------------
     def name(self, code: str) -> str:
         return f"{code} {self.names.get(code, '')}".strip()
+
+    def bonus_of(self, card: CardRecord) -> tuple[int, int]:
+        b = self.bonus.get(card.code)
+        return climax_bonus(card) if b is None else b
 
     def say(self, player: str, kind: str, text: str) -> None:
         self.log.add(self.turn if player == "me" else self.oturn, player, kind, text)  # type: ignore[union-attr]
@@ -325,8 +334,13 @@ class WSState(ScriptedState):
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
+        yield from self.scenario(self._game())
+
+    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
+        """Run ``steps`` (the whole game, or one turn / step of a hand-built state) until it
+        finishes or the game ends."""
         try:
-            yield from self._game()
+            yield from steps
         except GameOver:
             pass
 
@@ -453,7 +467,7 @@ class WSState(ScriptedState):
             if choice[0] == "place":
                 card = take(self.hand, choice[1])
                 self.climax = card
-                self.power_bonus, self.soul_bonus = self.bonus.get(card.code, (0, 0))
+                self.power_bonus, self.soul_bonus = self.bonus_of(card)
                 self.counters["climaxes_placed"] += 1
                 if log is not None:
                     self.say("me", "climax", f"place {self.name(card.code)}: all characters +{self.power_bonus} "
@@ -886,7 +900,7 @@ class GreedyPilot(ScriptedPilot):
         best = None
         for c in state.hand:
             if c.card_type == "climax" and state._color_ok(c, None):
-                p, s = state.bonus.get(c.code, (0, 0))
+                p, s = state.bonus_of(c)
                 if best is None or (s, p) > best[0]:
                     best = ((s, p), c.code)
         return ("place", best[1]) if best else ("skip",)
@@ -915,7 +929,7 @@ class GreedyPilot(ScriptedPilot):
 
     def d_gate(self, state: WSState) -> tuple:
         cxs = [c for c in state.waiting if c.card_type == "climax"]
-        return ("take", max(cxs, key=lambda c: state.bonus.get(c.code, (0, 0))[::-1]).code)
+        return ("take", max(cxs, key=lambda c: state.bonus_of(c)[::-1]).code)
 
     def d_choice(self, state: WSState) -> tuple:
         chars = [c for c in state.waiting if c.card_type == "character" and "soul" in c.triggers]

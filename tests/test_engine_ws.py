@@ -1,0 +1,474 @@
+"""Weiß Schwarz goldfish engine: golden scenarios (GAMES.md §3), exact-maths checks, properties."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.cards import CardRecord
+from rules.engine import ws
+from rules.engine.core import Deck, game_rng, play_game, run_games
+from rules.odds import p_at_least
+
+YELLOW, RED = ("yellow",), ("red",)
+
+
+def char(code: str, level: int = 0, cost: int = 0, soul: int = 1, power: int = 3000,
+         colors: tuple = YELLOW, triggers: tuple = (), text: str = "") -> CardRecord:
+    return CardRecord(game="ws", code=code, name=f"char {code}", card_type="character", level=level,
+                      cost=cost, power=power, soul=soul, colors=colors, triggers=triggers, text=text)
+
+
+def climax(code: str, colors: tuple = YELLOW, triggers: tuple = ("soul",), soul: int = 1,
+           power: int = 1000) -> CardRecord:
+    return CardRecord(game="ws", code=code, name=f"climax {code}", card_type="climax", colors=colors,
+                      triggers=triggers, text="[CONT] All your characters get +1000 power and +1 soul.",
+                      text_modelled=True, effects=({"kind": "climax_bonus", "power": power, "soul": soul},))
+
+
+def ws_deck(n_climax: int = 8) -> Deck:
+    """A 50-card test deck: 16 level 0, 12 level 1, 8 level 2, 6 level 3 and 8 climaxes, two colors,
+    several trigger icons, one card with unmodelled text."""
+    cards: list[CardRecord] = []
+    for i in range(16):
+        cards.append(char(f"T/W-0{i % 4}", 0, 0, 1, 2500 + 500 * (i % 4), YELLOW if i % 2 else RED,
+                          text="[AUTO] Something clever." if i % 4 == 3 else ""))
+    for i in range(12):
+        cards.append(char(f"T/W-1{i % 3}", 1, i % 2, 1, 5000, YELLOW if i % 2 else RED,
+                          ("soul",) if i % 3 == 0 else ("pool",) if i % 3 == 1 else ()))
+    for i in range(8):
+        cards.append(char(f"T/W-2{i % 2}", 2, 1, 2, 8000, YELLOW if i % 2 else RED, ("soul",)))
+    for i in range(50 - 36 - n_climax):
+        cards.append(char(f"T/W-3{i % 2}", 3, 2, 2, 10000, YELLOW if i % 2 else RED, ("soul",)))
+    icons = [("soul", "soul"), ("draw",), ("comeback",), ("gate",)]
+    for i in range(n_climax):
+        cards.append(climax(f"T/W-9{i % 4}", YELLOW if i % 2 else RED, icons[i % 4]))
+    return Deck(game="ws", main=tuple(cards))
+
+
+DECK = ws_deck()
+FILLER = char("F/W-00")
+EVENT = CardRecord(game="ws", code="E/W-00", name="an event", card_type="event", level=0, cost=0)
+
+
+def fresh(deck: Deck = DECK, seed: int = 0) -> ws.WSState:
+    """A state with nothing set up: every zone empty, ready for a scenario."""
+    state = ws.WSState(deck, random.Random(seed), 0, {}, None, setup=False)
+    state.deck = []
+    state.odeck = []
+    return state
+
+
+def drive(state: ws.WSState, steps, answers: dict | None = None) -> list[str]:
+    """Run ``steps`` as the state's script; answer each decision from ``answers`` (kind -> option)
+    or with the greedy pilot. Returns the decision kinds met."""
+    pilot = ws.GreedyPilot()
+    seen = []
+    state.start(state.scenario(steps))
+    while not state.is_terminal():
+        kind = state.pending
+        seen.append(kind)
+        option = (answers or {}).get(kind) or pilot.decide(state, kind)
+        actions = state.legal_actions()
+        match = [a for a in actions if a.args == option]
+        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
+        state.apply(match[0])
+    return seen
+
+
+# -- golden scenarios from GAMES.md ---------------------------------------------------------------
+def test_goldfish_levels_up_at_7_clock_and_the_8th_card_stays():
+    state = fresh()
+    state.oclock = [FILLER] * 5
+    state.odeck = [FILLER] * 10  # no climax: the damage is not cancelled
+    dealt = state._damage(3)
+    assert dealt == 3
+    assert len(state.olevel) == 1
+    assert len(state.owaiting) == 6
+    assert len(state.oclock) == 1  # the 8th card goes to the clock after the level up
+
+
+def test_player_levels_up_at_7_clock_choosing_the_level_card():
+    state = fresh()
+    cards = [char(f"C/W-{i}", colors=RED if i == 3 else YELLOW) for i in range(6)]
+    state.clock = cards
+    state.hand = [char("H/W-1")]
+    state.deck = [FILLER] * 10
+
+    def clock_phase():
+        state.clock.append(state.hand.pop())
+        yield from state._level_up_me()
+
+    seen = drive(state, clock_phase(), {"level_up": ("level", "C/W-3")})
+    assert seen == ["level_up"]
+    assert [c.code for c in state.level] == ["C/W-3"]
+    assert len(state.waiting) == 6 and state.clock == []
+    assert state.my_level() == 1
+
+
+def test_player_reaching_level_4_loses():
+    state = fresh()
+    state.level = [FILLER] * 3
+    state.clock = [FILLER] * 6
+    state.hand = [FILLER]
+    state.deck = [FILLER] * 10
+    state.turn = 5
+
+    def clock_phase():
+        state.clock.append(state.hand.pop())
+        yield from state._level_up_me()
+
+    drive(state, clock_phase())
+    assert state.outcome == "loss" and "level 4" in state.reason
+    assert state.is_terminal() and state.legal_actions() == []
+
+
+def test_goldfish_reaching_level_4_is_a_win():
+    state = fresh()
+    state.olevel = [FILLER] * 3
+    state.oclock = [FILLER] * 6
+    state.odeck = [FILLER] * 5
+    with pytest.raises(ws.GameOver):
+        state._damage(1)
+    assert state.outcome == "win" and "level 4" in state.reason
+
+
+def test_climax_cancel_sends_every_revealed_card_to_the_waiting_room():
+    state = fresh()
+    cx = climax("X/W-CX")
+    a, b = char("A/W-1"), char("B/W-1")
+    state.odeck = [FILLER] * 5 + [cx, b, a]  # top is the end: a, then b, then the climax
+    dealt = state._damage(4)
+    assert dealt == 0
+    assert state.owaiting == [a, b, cx]
+    assert state.oclock == []
+    assert len(state.odeck) == 5  # the 4th card was never revealed
+
+
+def test_refresh_mid_damage_keeps_revealed_cards_out_then_refresh_damage():
+    state = fresh()
+    state.odeck = [FILLER, FILLER]
+    state.owaiting = [char(f"W/W-{i}") for i in range(10)]
+    revealed_before = list(reversed(state.odeck))
+
+    def attack_damage():
+        state._damage(3)
+        yield from state._settle()
+
+    drive(state, attack_damage())
+    assert state.counters["opp_refreshes"] == 1
+    # 3 damage (2 from the old deck, 1 from the new) + 1 refresh damage, never cancelled
+    assert len(state.oclock) == 4
+    assert state.oclock[:2] == revealed_before
+    assert len(state.odeck) == 10 - 2  # one damage card and the refresh damage card came from it
+    assert state.owaiting == []
+
+
+def test_refresh_damage_is_not_cancelled_by_a_climax():
+    state = fresh()
+    state.odeck = [FILLER]
+    cx = climax("X/W-CX")
+    state.owaiting = [cx, cx]  # the new deck is all climaxes: the refresh damage still sticks
+
+    def step():
+        state._damage(1)
+        yield from state._settle()
+
+    drive(state, step())
+    assert state.oclock == [FILLER, cx]
+    assert state.counters["opp_refresh_damage"] == 1
+
+
+def test_player_refresh_penalty_goes_to_the_clock():
+    state = fresh()
+    last = char("L/W-0")
+    state.deck = [last]
+    state.waiting = [char(f"W/W-{i}") for i in range(5)]
+
+    def draw_step():
+        state._draw(1)
+        yield from state._settle()
+
+    drive(state, draw_step())
+    assert state.hand == [last]
+    assert state.counters["refreshes"] == 1
+    assert len(state.clock) == 1 and len(state.deck) == 4 and state.waiting == []
+
+
+def test_player_refresh_with_an_empty_waiting_room_loses():
+    state = fresh()
+    state.deck = [FILLER]
+
+    def draw_step():
+        state._draw(1)
+        yield from state._settle()
+
+    drive(state, draw_step())
+    assert state.is_terminal()
+    assert state.outcome == "loss" and "empty waiting room" in state.reason
+
+
+def test_play_requires_level_stock_and_color():
+    state = fresh()
+    l1_red = char("R/W-1", level=1, cost=1, colors=RED)
+    l0_red = char("R/W-0", level=0, cost=0, colors=RED)
+    assert state.can_play(l0_red)  # level 0 ignores color
+    assert not state.can_play(l1_red)  # level 0 player
+    state.level = [char("Y/W-0")]
+    assert not state.can_play(l1_red)  # no stock, no red
+    state.stock = [FILLER]
+    assert not state.can_play(l1_red)  # no red card in clock or level
+    state.clock = [char("R/W-9", colors=RED)]
+    assert state.can_play(l1_red)
+    cx = climax("X/W-9", colors=("blue",))
+    assert not state.can_play(cx)  # Decision: a climax needs its color too
+
+
+def test_a_turn_pays_stock_places_climax_and_attacks_directly_with_soul_bonus():
+    state = fresh()
+    state.turn = 2
+    state.went_first = False
+    state.level = [char("Y/W-0")]
+    l1 = char("P/W-1", level=1, cost=1, soul=1)
+    cx = climax("X/W-9", triggers=(), soul=1)
+    state.hand = [l1, cx]
+    state.stock = [FILLER, FILLER]
+    state.deck = [EVENT] * 20  # triggers: no icon (and the pilot does not play events)
+    state.odeck = [FILLER] * 30  # no climax: nothing is cancelled
+    state.clock = [char("Y/W-8")]
+
+    drive(state, state._my_turn(), {"clock": ("skip",)})
+    assert state.counters["characters_played"] == 1
+    assert len(state.stock) == 1 + 1  # paid 1, then the trigger card went to stock
+    assert state.counters["attacks"] == 1
+    # soul 1 + climax 1 + direct attack 1
+    assert state.counters["attack_soul"] == 3 and state.counters["damage_dealt"] == 3
+    assert cx in state.waiting and state.climax is None  # the climax leaves at end of turn
+    assert state.damage_by_turn == [3]
+
+
+def test_first_player_attacks_only_once_on_turn_one():
+    state = fresh()
+    state.went_first = True
+    state.hand = [char(f"A/W-{i}") for i in range(3)]
+    state.deck = [EVENT] * 20
+    state.odeck = [FILLER] * 30
+    drive(state, state._my_turn(), {"clock": ("skip",)})
+    assert sum(1 for c in state.stage if c is not None) == 3
+    assert state.counters["attacks"] == 1
+    state2 = fresh()
+    state2.went_first = False
+    state2.hand = [char(f"A/W-{i}") for i in range(3)]
+    state2.deck = [EVENT] * 20
+    state2.odeck = [FILLER] * 30
+    drive(state2, state2._my_turn(), {"clock": ("skip",)})
+    assert state2.counters["attacks"] == 3
+
+
+def test_triggers_soul_draw_pool_treasure_and_shot():
+    def attack_with_trigger(icons, odeck):
+        state = fresh()
+        state.stage[0] = char("A/W-0", soul=1)
+        trig = char("T/W-T", triggers=icons)
+        state.deck = [FILLER] * 5 + [trig]
+        state.odeck = odeck
+        state.attacks_left = 1
+        drive(state, state._attack(0))
+        return state, trig
+
+    state, _ = attack_with_trigger(("soul", "soul"), [FILLER] * 10)
+    assert state.counters["attack_soul"] == 1 + 1 + 2
+    state, trig = attack_with_trigger(("draw",), [FILLER] * 10)
+    assert len(state.hand) == 1 and trig in state.stock
+    state, _ = attack_with_trigger(("pool",), [FILLER] * 10)
+    assert len(state.stock) == 2
+    state, trig = attack_with_trigger(("treasure",), [FILLER] * 10)
+    assert trig in state.hand and len(state.stock) == 1
+    cx = climax("X/W-CX")
+    state, _ = attack_with_trigger(("shot",), [FILLER] * 5 + [cx])  # cancelled at once, then 1 damage
+    assert state.counters["cancels"] == 1 and state.counters["shot_damage"] == 1
+    assert len(state.oclock) == 1
+
+
+def test_triggers_comeback_gate_choice_and_standby_rested():
+    def attack(icons, waiting):
+        state = fresh()
+        state.stage[0] = char("A/W-0")
+        state.deck = [FILLER] * 5 + [char("T/W-T", triggers=icons)]
+        state.odeck = [FILLER] * 10
+        state.waiting = list(waiting)
+        state.attacks_left = 1
+        drive(state, state._attack(0))
+        return state
+
+    big = char("B/W-2", level=2, soul=2, triggers=("soul",))
+    cx = climax("X/W-CX")
+    state = attack(("comeback",), [FILLER, big])
+    assert big in state.hand
+    state = attack(("gate",), [FILLER, cx])
+    assert cx in state.hand
+    state = attack(("choice",), [FILLER, big])
+    assert big in state.hand
+    state = attack(("standby",), [char("S/W-1", level=1)])
+    assert state.stage[1] is not None and state.stage_state[1] == ws.REST
+
+
+def test_encore_pays_three_stock_and_returns_rested():
+    state = fresh()
+    hero = char("H/W-1")
+    state.stage[0] = hero
+    state.stage_state[0] = ws.REVERSED
+    state.stock = [FILLER] * 4
+    state.deck = [FILLER] * 10
+    state.odeck = [FILLER] * 10
+
+    def encore_step():
+        yield from state._leave_stage(0, "reversed")
+
+    seen = drive(state, encore_step())
+    assert seen == ["encore"]
+    assert state.stage[0] is hero and state.stage_state[0] == ws.REST
+    assert len(state.stock) == 1 and len(state.waiting) == 3
+    assert state.counters["encores"] == 1
+
+
+def test_end_of_turn_hand_limit_is_seven():
+    state = fresh()
+    state.went_first = False
+    state.hand = [climax(f"X/W-{i}", colors=("blue",)) for i in range(9)]
+    state.deck = [FILLER] * 20
+    state.odeck = [FILLER] * 30
+    drive(state, state._my_turn(), {"clock": ("skip",)})
+    assert len(state.hand) == 7
+
+
+def test_goldfish_draws_and_discards_down_to_seven():
+    state = fresh()
+    state.odeck = [FILLER] * 10
+    state.ohand = [FILLER] * 7
+    state._opp_turn()
+    assert len(state.ohand) == 7 and len(state.owaiting) == 1 and len(state.odeck) == 9
+
+
+# -- exact mathematics --------------------------------------------------------------------------
+def test_opening_hand_frequency_matches_the_hypergeometric():
+    """P(at least 1 of the 4 copies of T/W-00 in the 5-card opening hand) = 0.3516 (exact);
+    4,000 games give a standard error of 0.0075; tolerance 4 standard errors."""
+    target = "T/W-00"
+    copies = sum(1 for c in DECK.main if c.code == target)
+    assert copies == 4
+    n = 4000
+    hits = 0
+    for i in range(n):
+        state = ws.WSState(DECK, game_rng("odds", i), i, {}, None)  # stops at the mulligan
+        assert state.pending == "mulligan" and len(state.hand) == 5
+        hits += any(c.code == target for c in state.hand)
+    p = p_at_least(50, copies, 5)
+    se = (p * (1 - p) / n) ** 0.5
+    assert abs(hits / n - p) < 4 * se, (hits / n, p)
+
+
+@pytest.mark.parametrize("deck_size,climaxes,soul", [(20, 4, 3), (30, 6, 2), (12, 3, 5)])
+def test_cancel_frequency_matches_the_hypergeometric(deck_size, climaxes, soul):
+    """A goldfish deck of ``deck_size`` cards holding ``climaxes`` climaxes cancels a damage of
+    ``soul`` exactly when a climax is among the top ``soul`` cards: P = hypergeometric.
+    20,000 trials, tolerance 4 standard errors (< 0.014)."""
+    cx = climax("X/W-CX")
+    n = 20000
+    cancels = 0
+    base = [cx] * climaxes + [FILLER] * (deck_size - climaxes)
+    for i in range(n):
+        state = fresh(seed=i)
+        rng = game_rng("cancel", i)
+        deck = list(base)
+        rng.shuffle(deck)
+        state.odeck = deck
+        if state._damage(soul) == 0:
+            cancels += 1
+    p = p_at_least(deck_size, climaxes, soul)
+    se = (p * (1 - p) / n) ** 0.5
+    assert abs(cancels / n - p) < 4 * se, (cancels / n, p)
+
+
+def test_dummy_climax_option_changes_the_cancel_rate():
+    none = run_games(DECK, 1, range(100), options={"dummy_climaxes": 0}).counters
+    assert none.get("cancels", 0) == 0
+    many = run_games(DECK, 1, range(100), options={"dummy_climaxes": 16}).counters
+    assert many["cancels"] > run_games(DECK, 1, range(100)).counters["cancels"]
+    with pytest.raises(ValueError, match="dummy_climaxes"):
+        play_game(DECK, 1, 0, options={"dummy_climaxes": 60})
+
+
+# -- reproducibility and properties -------------------------------------------------------------
+def test_same_seed_and_index_same_log_on_both_paths():
+    a = play_game(DECK, "s", 3, log=True)[1].as_list()
+    b = play_game(DECK, "s", 3, log=True)[1].as_list()
+    assert a == b and len(a) > 50
+    # the generic contract (legal_actions/apply + pilot.choose) plays the very same game
+    from rules.engine.core import EventLog
+
+    log = EventLog()
+    state = ws.WSState(DECK, game_rng("s", 3), 3, {"turn_cap": 40}, log)
+    pilot = ws.GreedyPilot()
+    while not state.is_terminal():
+        state.apply(pilot.choose(state, state.legal_actions()))
+    assert log.as_list() == a
+    assert play_game(DECK, "s", 4, log=True)[1].as_list() != a
+
+
+def test_who_goes_first_options():
+    firsts = [play_game(DECK, 1, i, options={"first": "alternate"})[0].counters.get("went_first", 0)
+              for i in range(6)]
+    assert firsts == [1, 0, 1, 0, 1, 0]
+    assert all(play_game(DECK, 1, i, options={"first": "opp"})[0].counters.get("went_first", 0) == 0
+               for i in range(3))
+    randoms = [play_game(DECK, 1, i)[0].counters.get("went_first", 0) for i in range(60)]
+    assert 10 < sum(randoms) < 50
+
+
+def _invariants(state: ws.WSState, expected: Counter) -> None:
+    mine = Counter(c.code for c in state.all_my_cards())
+    assert mine == expected, "a card was created or lost"
+    opp = (len(state.odeck) + len(state.ohand) + len(state.oclock) + len(state.olevel)
+           + len(state.owaiting) + len(state.orevealed))
+    assert opp == 50
+    assert all(v >= 0 for v in state.counters.values())
+    assert state.turn <= state.turn_cap
+    assert len(state.level) <= 4 and len(state.olevel) <= 4
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data(), n_cx=st.sampled_from([0, 4, 8]))
+def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data, n_cx):
+    deck = ws_deck(n_cx)
+    expected = Counter(c.code for c in deck.main)
+    state = ws.WSState(deck, game_rng(seed, 0), 0, {"turn_cap": 8}, None)
+    steps = 0
+    while not state.is_terminal():
+        _invariants(state, expected)
+        actions = state.legal_actions()
+        assert actions, "a live state always offers an action"
+        i = data.draw(st.integers(0, len(actions) - 1)) if steps < 150 else 0
+        state.apply(actions[i])
+        steps += 1
+    _invariants(state, expected)
+    assert state.legal_actions() == []
+    r = state.result()
+    assert r.outcome in ("win", "loss", "capped") and r.turn <= 8
+
+
+def test_illegal_actions_are_refused():
+    from rules.engine.core import Action
+
+    state = ws.WSState(DECK, game_rng(1, 0), 0, {}, None)
+    with pytest.raises(ValueError, match="illegal"):
+        state.apply(Action("main", ("end",)))
+    with pytest.raises(ValueError, match="illegal"):
+        state.apply(Action("mulligan", ("discard", "NOPE")))
+
+
+def test_unmodelled_cards_are_listed():
+    assert [c.code for c in DECK.unmodelled()] == ["T/W-03"]
