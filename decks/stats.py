@@ -20,6 +20,56 @@ def _main(zones: Mapping[str, Mapping[str, int]], cards: Mapping[str, CardRecord
             yield rec, n
 
 
+def stat_line(card: Any) -> str:
+    """The stats a player reads first, per game, as one short line (Card or CardRecord)."""
+    if card is None:
+        return ""
+    parts: list[str] = []
+
+    def add(fmt: str, value: Any) -> None:
+        if value not in (None, "", [], ()):
+            parts.append(fmt.format(value))
+
+    game = card.game
+    if game == g.WS:
+        if card.card_type != "climax":
+            add("Lv {}", card.level)
+            add("Cost {}", card.cost)
+        add("{} power", card.power)
+        add("Soul {}", card.soul)
+        add("trigger {}", "/".join(card.triggers or ()))
+    elif game == g.PC:
+        add("Cost {}", card.cost)
+        add("CP {}", card.cp)
+        add("RANK {}", card.rank)
+        add("{}", card.bonus_mark)
+    elif game == g.PHANTASMA:
+        add("Cost {}", card.cost)
+        add("MHP {}", card.mhp)
+        if card.mhp is not None:
+            parts.append(" ".join(str(getattr(card, a)) if getattr(card, a) is not None else "–"
+                                  for a in g.PHANTASMA_ATTRIBUTES))
+        if card.attack_attribute:
+            parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
+        add("EX condition {}", card.ex_condition)
+    elif game == g.CHAOS:
+        add("ATK {}", card.atk)
+        add("DEF {}", card.defense)
+        if card.partner_atk is not None or card.partner_def is not None:
+            parts.append(f"partner +{card.partner_atk or 0}/+{card.partner_def or 0}")
+        add("{}", card.timing)
+    elif game == g.LYCEE:
+        add("EX {}", card.ex)
+        add("Cost {}", card.cost)
+        add("AP {}", card.ap)
+        add("DP {}", card.dp)
+        add("SP {}", card.sp)
+    colors = [*(card.colors or ()), *(card.attributes or ())]
+    if colors:
+        parts.insert(0, "/".join(colors))
+    return " · ".join(parts)
+
+
 def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mapping[str, CardRecord]) -> list[dict[str, Any]]:
     """``[{"key", "title", "svg"}]`` for the deck page."""
     main = list(_main(zones, cards, game))

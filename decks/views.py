@@ -3,6 +3,7 @@ history with diffs, share links, forks, export; and the sign-up page. All work w
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,8 +42,11 @@ from .services import (
     deck_update,
     share_link_create,
 )
-from .stats import deck_charts, odds_groups, odds_table
+from .stats import deck_charts, odds_groups, odds_table, stat_line
 
+TYPE_PLURALS = {"character": "Characters", "climax": "Climaxes", "ex_skill": "EX skills", "extra": "EXTRA cards",
+                "event": "Events", "scene": "Scenes", "battle": "Battle cards", "item": "Items", "area": "Areas",
+                "set": "Sets"}
 ZONE_TITLES = {"main": "Main deck", "extra": "Extra deck", "ace": "ACE", "ex": "EX skills", "partner": "Partner"}
 SEARCH_LIMIT = 60
 
@@ -86,21 +90,18 @@ def export_text(deck: Deck, snap: Mapping[str, Any]) -> str:
 
 
 def card_stats(card: Any) -> str:
-    """One short line of a card's main stats (the catalog's own stat line when available)."""
-    if card is None:
-        return ""
-    try:
-        from catalog.views import stat_line
+    return stat_line(card)
 
-        return stat_line(card)
-    except Exception:  # noqa: BLE001 - a display nicety must never break the deck page
-        return ""
+
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", text))
 
 
 def _sort_key(rec: CardRecord | None, code: str) -> tuple:
     if rec is None:
-        return (99, 99, code)
-    return (rec.level if rec.level is not None else 99, rec.cost if rec.cost is not None else 99, rec.name, code)
+        return (99, 99, (), _natural(code))
+    return (rec.level if rec.level is not None else 99, rec.cost if rec.cost is not None else 99,
+            _natural(rec.name), _natural(code))
 
 
 def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
@@ -124,9 +125,9 @@ def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapp
         for r in rows:
             rec = r["card"]
             label = "Unknown cards" if rec is None else ("Other games' cards" if r["other_game"] else
-                                                          rec.card_type.replace("_", " ").capitalize() + "s")
+                                                          TYPE_PLURALS.get(rec.card_type, rec.card_type))
             groups.setdefault(label, []).append(r)
-        order = [t.replace("_", " ").capitalize() + "s" for t in g.CARD_TYPES[game]]
+        order = [TYPE_PLURALS.get(t, t) for t in g.CARD_TYPES[game]]
         grouped = sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
         sections.append({
             "zone": zone, "title": ZONE_TITLES[zone], "total": sum(entries.values()),

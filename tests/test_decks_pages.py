@@ -1,0 +1,250 @@
+"""Deck pages without JavaScript: accounts, create/import, deck page, builder, edit conflicts, history,
+share links, forks, export, permissions."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from decks.models import Deck, DeckVersion, ShareLink
+from decks.services import deck_create, deck_update
+from decks.testing import cards_create, legal_deck
+from rules import games as g
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def cards(db):
+    cards_create()
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+def logged_in(user):
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def text_of(zones):
+    out = []
+    for zone, cards in zones.items():
+        out.append(f"# {zone}")
+        out += [f"{n} {code}" for code, n in cards.items()]
+    return "\n".join(out)
+
+
+def test_signup_login_logout():
+    c = Client()
+    r = c.post("/accounts/signup/", {"username": "carol", "password1": "a-long-pass-987", "password2": "a-long-pass-987"})
+    assert r.status_code == 302
+    assert c.get("/decks/").context["user"].username == "carol"
+    c.post("/accounts/logout/")
+    assert not c.get("/decks/").context["user"].is_authenticated
+    r = c.post("/accounts/login/", {"username": "carol", "password": "a-long-pass-987"})
+    assert r.status_code == 302
+    r = Client().post("/accounts/signup/", {"username": "carol", "password1": "x", "password2": "y"})
+    assert r.status_code == 400
+    assert get_user_model().objects.filter(username="carol").count() == 1
+
+
+def test_create_requires_login():
+    r = Client().get("/decks/new/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+
+
+def test_create_from_text(cards, alice):
+    c = logged_in(alice)
+    r = c.post("/decks/new/", {"name": "Idols", "game": "ws", "visibility": "private", "text": text_of(legal_deck(g.WS))})
+    assert r.status_code == 302
+    deck = Deck.objects.get()
+    assert deck.zones == legal_deck(g.WS) and deck.version == 1
+    page = c.get(r["Location"]).content.decode()
+    assert "Legal Weiß Schwarz deck (50/50 cards)" in page
+
+
+def test_create_with_bad_line_names_it_and_writes_nothing(cards, alice):
+    r = logged_in(alice).post("/decks/new/", {"name": "x", "game": "ws", "visibility": "private",
+                                              "text": "4 WST/W01-001\nfour of them\n"})
+    assert r.status_code == 400
+    assert "line 2: expected" in r.content.decode()
+    assert Deck.objects.count() == 0
+
+
+def test_deck_page_groups_validation_charts_odds(cards, alice):
+    zones = legal_deck(g.WS)
+    zones["main"]["WST/W01-011"] = 3  # 51 cards
+    deck = deck_create(owner=alice, game="ws", name="Idols", zones=zones, visibility="public")
+    r = Client().get(f"/decks/{deck.pk}/?odds=type:climax&turns=3")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'data-code="deck_size"' in html and "the main deck has 51 cards" in html
+    # grouped by type
+    assert re.search(r"<h3 class=\"group\">Characters <span class=\"muted\">\(43\)</span>", html)
+    assert re.search(r"<h3 class=\"group\">Climaxes <span class=\"muted\">\(8\)</span>", html)
+    # charts are SVG with title + desc naming the values
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img"') >= 4
+    assert "<title id=" in html and "L0:" in html and "CX: 8 cards" in html
+    assert "soul:" in html  # WS trigger chart
+    # odds: 8 climaxes in 51 cards, opening hand of 5
+    from rules.odds import p_at_least
+    expected = f"{p_at_least(51, 8, 5) * 100:.1f}%"
+    assert expected in html
+    assert "opening hand" in html
+
+
+@pytest.mark.parametrize("game,chart", [
+    (g.PC, "Bonus marks"), (g.PHANTASMA, "Average ability value per attribute"), (g.CHAOS, "ATK spread"),
+    (g.LYCEE, "EX total per attribute"), (g.WS, "Trigger icons"),
+])
+def test_per_game_charts(cards, alice, game, chart):
+    deck = deck_create(owner=alice, game=game, name="d", zones=legal_deck(game), visibility="public")
+    html = Client().get(f"/decks/{deck.pk}/").content.decode()
+    assert chart in html
+    assert "✓" in html  # legal
+
+
+def test_private_deck_is_404_for_others(cards, alice, bob):
+    deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
+    for url in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/history/", f"/decks/{deck.pk}/export.txt",
+                f"/decks/{deck.pk}/export.json", f"/d/{deck.slug}/"):
+        assert Client().get(url).status_code == 404, url
+        assert logged_in(bob).get(url).status_code == 404, url
+        assert logged_in(alice).get(url).status_code == 200, url
+    for url in (f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/build/", f"/decks/{deck.pk}/delete/"):
+        assert logged_in(bob).get(url).status_code == 404
+    assert logged_in(bob).post(f"/decks/{deck.pk}/delete/").status_code == 404
+    assert Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_unlisted_only_by_link(cards, alice, bob):
+    deck = deck_create(owner=alice, game="ws", name="Sneaky", zones=legal_deck(g.WS), visibility="unlisted")
+    assert Client().get(f"/decks/{deck.pk}/").status_code == 404
+    assert "Sneaky" not in Client().get("/decks/").content.decode()
+    r = Client().get(f"/d/{deck.slug}/")
+    assert r.status_code == 200 and "Sneaky" in r.content.decode()
+
+
+def test_builder_add_remove_without_js(cards, alice):
+    deck = deck_create(owner=alice, game="chaos", name="Knights", zones={})
+    c = logged_in(alice)
+    r = c.get(f"/decks/{deck.pk}/build/?q=Knight")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "CHT-001" in html and "Make partner" in html
+    url = f"/decks/{deck.pk}/build/?q=Knight"
+    r = c.post(url, {"op": "add", "code": "CHT-001", "count": 4, "zone": "main", "base_version": 1})
+    assert r.status_code == 302 and r["Location"].endswith("?q=Knight")
+    c.post(url, {"op": "add", "code": "CHT-X01", "count": 2, "zone": "extra", "base_version": 2})
+    c.post(url, {"op": "set", "code": "CHT-001", "count": 1, "zone": "partner", "base_version": 3})
+    c.post(url, {"op": "remove", "code": "CHT-001", "count": 1, "zone": "main", "base_version": 4})
+    deck.refresh_from_db()
+    assert deck.zones == {"main": {"CHT-001": 3}, "extra": {"CHT-X01": 2}, "partner": {"CHT-001": 1}}
+    assert deck.version == 5
+    # a stale base version is applied on top (a delta never loses the other change) and says so
+    r = c.post(url, {"op": "add", "code": "CHT-002", "count": 1, "zone": "main", "base_version": 1}, follow=True)
+    assert "changed elsewhere" in r.content.decode()
+    deck.refresh_from_db()
+    assert deck.zones["main"] == {"CHT-001": 3, "CHT-002": 1}
+    # bad input
+    assert c.post(url, {"op": "explode", "code": "CHT-001", "count": 1, "zone": "main", "base_version": 1}).status_code == 400
+    assert c.post(url, {"op": "add", "code": "CHT-001", "count": 1, "zone": "ace", "base_version": 1}).status_code == 400
+    assert Deck.objects.get(pk=deck.pk).version == 6
+
+
+def test_builder_search_error_is_shown(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="d", zones={})
+    r = logged_in(alice).get(f"/decks/{deck.pk}/build/?q=cost%3C%3D")
+    assert r.status_code == 200
+    assert 'role="alert"' in r.content.decode()
+
+
+def test_edit_conflict_shows_changes_and_keeps_text(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
+    c = logged_in(alice)
+    assert c.get(f"/decks/{deck.pk}/edit/").status_code == 200
+    # another tab saves version 2
+    zones = legal_deck(g.WS)
+    zones["main"]["WST/W01-001"] = 3
+    deck_update(deck=deck, user=alice, base_version=1, zones=zones)
+    mine = text_of(legal_deck(g.WS)) + "\n1 WST/W01-C3"
+    r = c.post(f"/decks/{deck.pk}/edit/", {"name": "d", "visibility": "private", "text": mine, "base_version": 1})
+    assert r.status_code == 409
+    html = r.content.decode()
+    assert "The deck changed while you were editing" in html and "main: −1 WST/W01-001" in html
+    assert "1 WST/W01-C3" in html and 'name="base_version" value="2"' in html
+    assert Deck.objects.get(pk=deck.pk).version == 2
+    r = c.post(f"/decks/{deck.pk}/edit/", {"name": "d", "visibility": "private", "text": mine, "base_version": 2})
+    assert r.status_code == 302
+    assert Deck.objects.get(pk=deck.pk).zones["main"]["WST/W01-C3"] == 1
+
+
+def test_history_diff_page(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
+    zones = legal_deck(g.WS)
+    zones["main"]["WST/W01-C3"] = 1
+    deck_update(deck=deck, user=alice, base_version=1, zones=zones, note="one more climax")
+    html = logged_in(alice).get(f"/decks/{deck.pk}/history/?from=1&to=2").content.decode()
+    assert "one more climax" in html and "+1" in html and "WST/W01-C3" in html
+
+
+def test_share_link_page_and_pinned_version(cards, alice, bob):
+    deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
+    c = logged_in(alice)
+    r = c.post(f"/decks/{deck.pk}/share/", {"pin": "1", "version": 1}, follow=True)
+    assert "now unlisted" in r.content.decode()
+    link = ShareLink.objects.get()
+    assert link.version == 1
+    deck_update(deck=deck, user=alice, base_version=1, zones={"main": {"WST/W01-001": 4}})
+    html = Client().get(f"/d/{link.slug}/").content.decode()
+    assert "pinned by the link; latest is 2" in html and "Legal Weiß Schwarz deck" in html
+    r = logged_in(bob).post(f"/d/{link.slug}/fork/")
+    fork = Deck.objects.get(owner=bob)
+    assert r.status_code == 302 and fork.forked_from_id == deck.pk and fork.forked_from_version == 1
+    assert fork.zones == legal_deck(g.WS)
+    assert c.post(f"/decks/{deck.pk}/share/", {"pin": "1", "version": 99}).status_code == 302
+    assert ShareLink.objects.count() == 1
+
+
+def test_fork_public_deck_from_page(cards, alice, bob):
+    deck = deck_create(owner=alice, game="pc", name="Relay", zones=legal_deck(g.PC), visibility="public")
+    r = logged_in(bob).post(f"/decks/{deck.pk}/fork/")
+    fork = Deck.objects.get(owner=bob)
+    assert r["Location"] == f"/decks/{fork.pk}/"
+    assert "forked from" in logged_in(bob).get(r["Location"]).content.decode()
+    assert Client().post(f"/decks/{deck.pk}/fork/").status_code == 302  # to log in
+    assert Deck.objects.count() == 2
+
+
+def test_export_views(cards, alice):
+    deck = deck_create(owner=alice, game="phantasma", name="Shrine", zones=legal_deck(g.PHANTASMA), visibility="public")
+    text = Client().get(f"/decks/{deck.pk}/export.txt").content.decode()
+    assert text.startswith("// Shrine — Phantasmagoria — version 1")
+    assert "# ace\n1 PHT-016 Phantom 16" in text and "# ex\n1 PHT-X1 Secret Art 1" in text
+    j = Client().get(f"/decks/{deck.pk}/export.json").json()
+    assert j["zones"] == legal_deck(g.PHANTASMA) and j["owner"] == "alice"
+    assert Client().get(f"/decks/{deck.pk}/export.json?version=5").status_code == 404
+
+
+def test_delete(cards, alice):
+    deck = deck_create(owner=alice, game="pc", name="Gone", zones={})
+    c = logged_in(alice)
+    assert c.get(f"/decks/{deck.pk}/delete/").status_code == 200
+    assert c.post(f"/decks/{deck.pk}/delete/").status_code == 302
+    assert not Deck.objects.exists() and not DeckVersion.objects.exists()
