@@ -206,8 +206,13 @@ class ChaosState(ScriptedState):
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
+        yield from self.scenario(self._game())
+
+    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
+        """Run ``steps`` (the whole game, or one turn of a hand-built state, as scenario tests
+        do) until it finishes or the game ends."""
         try:
-            yield from self._game()
+            yield from steps
         except GameOver:
             pass
 

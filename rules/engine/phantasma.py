@@ -7,22 +7,45 @@ printed MHP doubled, and the median of each of the five ability values. Its deck
 (it draws like a player; an empty deck loses). Battles are computed both ways, so my characters can
 be defeated: three of mine in the defeat zone, my ACE defeated or my deck at 0 → loss.
 
-Decision points: the one-time redraw, every play in the main phase (characters, battle cards,
-items, events, the EX skill, discarding one of my battle cards), each attack (attacker + battle
-card in one action: the defender is forced), and the hand-limit discards. A play carries its
-payment in the action: ``("deploy", hand index, (rested character ids), (discarded hand indices))``;
-the engine offers at most two payments per play — rest standing characters first, or discard hand
-cards first (least valuable first) — and the pilot picks.
+The rules are one generator, ``PhantasmaState.script`` (see ``core.ScriptedState``). Decision
+kinds and their options:
+
+- ``redraw``: ``("keep",)`` / ``("redraw",)`` — the one-time full redraw of the 7;
+- ``main``: ``("battle", code)`` place a battle card (at most 3), ``("drop_battle", index)``
+  discard one of mine, ``("deploy", code, pay)``, ``("item", code, target, pay)``,
+  ``("event", code, target, pay)``, ``("ex", code, target)`` (once per game, if the ACE's printed
+  cost ≤ the skill's condition), ``("attack", character id, battle index)`` (the defender is forced:
+  the dummy ACE; the battle card is chosen with the attack), ``("end",)``. Character ids: 0 = the
+  ACE, 1..5 = vanguards; target -1 = the dummy ACE. ``pay`` = ``(rested character ids, discarded
+  codes)``: the engine offers at most two payments per play (``PhantasmaState.payments``) —
+  resting standing characters first (weakest first) or discarding hand cards first (least
+  valuable first);
+- ``discard``: ``("discard", code)`` at the end-of-turn hand limit.
+
+Structured effects (``effects`` entries): ``attack_mod`` / ``defense_mod`` with ``value`` (an
+item's apply while it is equipped, an event's or EX skill's until the end of the turn; ``target``
+``self`` / ``opponent``, default by the sign of the value) and ``heal`` (``value`` damage removed,
+all when absent). Anything else is free text: unmodelled.
 """
 from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from typing import Any
 
 from ..cards import CardRecord
-from .core import Action, Deck, EventLog, GameEngine, GameResult, register
+from ._zones import distinct_codes, shuffle, take
+from .core import (
+    Deck,
+    EventLog,
+    GameEngine,
+    GameResult,
+    ScriptedPilot,
+    ScriptedState,
+    register,
+    who_goes_first,
+)
 
 GAME = "phantasma"
 ATTRS = ("martial", "agility", "wisdom", "craft", "poise")
@@ -32,9 +55,6 @@ MAX_BATTLE = 3
 LOSS_DEFEATS = 3
 ACE = 0  # character id of the ACE; vanguards are 1..5 (index + 1)
 
-END = Action("end", (), "end the turn")
-KEEP = Action("keep", (), "keep the hand")
-REDRAW = Action("redraw", (), "shuffle the 7 back and draw 7 again")
 
 
 def _fold(values: dict[str, Any], item: CardRecord, sign: int) -> None:
@@ -136,19 +156,25 @@ def battle_damage(attacker: Char, defender: Char | Dummy, atk_attr: str, def_att
     return (to_def if to_def > 0 else 0), (to_att if to_att > 0 else 0)
 
 
-class PhantasmaState:
-    """One goldfish game of Phantasmagoria."""
+class GameOver(Exception):
+    pass
 
-    def __init__(
-        self, deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any], log: EventLog | None
-    ) -> None:
+
+class PhantasmaState(ScriptedState):
+    """One goldfish game of Phantasmagoria. Zones are public attributes so tests can set them up."""
+
+    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
+                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
+                 setup: bool = True) -> None:
+        opts = {**DEFAULT_OPTIONS, **(options or {})}
         aces = deck.zones.get("ace", ())
         if not aces:
-            raise ValueError("a phantasma deck needs an ACE (the `# ace` zone)")
+            raise ValueError("a phantasma deck needs an ACE (the `# ace` section)")
         self.rng = rng
         self.log = log
         self.index = index
-        self.turn_cap = int(options.get("turn_cap", 40))
+        self.turn_cap = int(opts.get("turn_cap") or 40)
+        self.first_option = str(opts.get("first", "random"))
         self.deck: list[CardRecord] = list(deck.main)
         self.hand: list[CardRecord] = []
         self.junk: list[CardRecord] = []
@@ -157,45 +183,35 @@ class PhantasmaState:
         self.ex_used = False
         self.ace = Char(aces[0], is_ace=True)
         self.vanguards: list[Char] = []
-        self.battle: list[list] = []  # [card, used]
+        self.battle: list[list] = []  # [card, used] of my battle cards on the field
         self.n_cards = len(self.deck) + 1 + len(self.ex_area)
-        stats = dummy_stats(options, deck)
+        stats = dummy_stats(opts, deck)
         self.dummy = Dummy({a: stats[a] for a in ATTRS}, stats["mhp"])
-        self.opp_deck = int(options.get("dummy_deck_size", 60))
-        self.first = rng.random() < 0.5
+        self.odeck = int(opts.get("dummy_deck_size", 60))
+        if self.odeck < 8:
+            raise ValueError(f"dummy_deck_size must be at least 8 (got {self.odeck})")
+        self.went_first = True
         self.turn = 0
-        self.phase = "redraw"
         self.attacks_allowed = False
-        self.outcome = ""
-        self.reason = ""
-        self.counters = {
-            "battles": 0, "damage_dealt": 0, "damage_taken": 0, "own_defeated": 0, "redraws": 0,
-            "deployed": 0, "ex_skill_used": 0,
-        }
-        self.damage_per_turn: list[int] = []
+        self.outcome = "capped"
+        self.reason = "turn cap"
+        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
+        self.damage_by_turn: list[int] = []
         self.first_playable: dict[str, int] = {}
-        self._noted: set[int] = set()
-        rng.shuffle(self.deck)
-        self.hand = self.deck[-7:]
-        del self.deck[-7:]
-        self.opp_deck -= 7
-        if self.log is not None:
-            self._emit(0, "me", "setup", f"{'first' if self.first else 'second'} player; ACE {self.ace.card.name} "
-                       f"MHP {self.ace.mhp} (rested); dummy ACE MHP {self.dummy.mhp} "
-                       + " ".join(f"{a}={self.dummy.values[a]}" for a in ATTRS))
+        self.opening_hand: tuple[CardRecord, ...] = ()
+        if setup:
+            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def _emit(self, turn: int, player: str, kind: str, text: str) -> None:
+    def say(self, player: str, kind: str, text: str) -> None:
         if self.log is not None:
-            self.log.add(turn, player, kind, text)
+            self.log.add(self.turn, player, kind, text)
 
     def _end(self, outcome: str, reason: str) -> None:
-        if not self.outcome:
-            self.outcome = outcome
-            self.reason = reason
-            self.phase = "over"
-            if self.log is not None:
-                self._emit(self.turn, "me", "result", f"{outcome}: {reason}")
+        self.outcome, self.reason = outcome, reason
+        if self.log is not None:
+            self.say("me", "result", f"{outcome}: {reason}")
+        raise GameOver
 
     def chars(self) -> list[Char]:
         return [self.ace, *self.vanguards]
@@ -204,60 +220,74 @@ class PhantasmaState:
         return self.ace if cid == ACE else self.vanguards[cid - 1]
 
     def standing(self) -> list[int]:
-        out = [ACE] if not self.ace.rested else []
+        """Standing character ids, weakest first (payments rest the weakest)."""
+        out = [] if self.ace.rested else [ACE]
         out.extend(i + 1 for i, c in enumerate(self.vanguards) if not c.rested)
+        if len(out) > 1:
+            out.sort(key=lambda cid: (self.char(cid).worth, cid))
         return out
 
-    def is_terminal(self) -> bool:
-        return bool(self.outcome)
+    def card_count(self) -> int:
+        """Every card of the player's, wherever it is (tests: nothing is created or lost)."""
+        ace_in_play = 0 if self.ace.card in self.defeat else 1
+        items = sum(len(c.items) for c in self.chars()) + len(self.dummy.items)
+        return (len(self.deck) + len(self.hand) + len(self.junk) + len(self.defeat) + len(self.ex_area)
+                + len(self.vanguards) + ace_in_play + items + len(self.battle))
 
-    # -- payments ------------------------------------------------------------------------------
-    def card_value(self, card: CardRecord, numbers: set[str] | None = None) -> float:
-        """How much the pilot wants to keep a hand card (payments discard the lowest first)."""
-        t = card.card_type
-        if t == "battle":
-            return 4.0 if len(self.battle) + sum(1 for c in self.hand if c.card_type == "battle") <= MAX_BATTLE else 2.0
-        if t == "character":
-            if numbers is None:
-                numbers = {c.number for c in self.chars()}
-            if f"{card.work}|{card.number or card.code}" in numbers:
-                return 0.5
-            return 5.0 + max(getattr(card, a) or 0 for a in ATTRS) / 100.0
-        return 3.0 if modelled_effects(card) else 1.0
+    def zone_sizes(self) -> dict[str, int]:
+        return {"deck": len(self.deck), "hand": len(self.hand), "junkyard": len(self.junk),
+                "defeat": len(self.defeat), "vanguards": len(self.vanguards), "battle": len(self.battle),
+                "dummy_deck": self.odeck}
 
-    def hand_order(self) -> list[int]:
-        """Hand indices, least valuable first."""
+    def _name(self, target: int) -> str:
+        return "the dummy ACE" if target < 0 else self.char(target).card.name
+
+    # -- values and payments -------------------------------------------------------------------
+    def hand_values(self) -> dict[str, float]:
+        """How much the pilot wants to keep each hand card (by code); payments and the hand limit
+        take the lowest first."""
         numbers = {c.number for c in self.chars()}
-        hand = self.hand
-        n_battle = len(self.battle) + sum(1 for c in hand if c.card_type == "battle")
+        n_battle = len(self.battle)
+        for c in self.hand:
+            if c.card_type == "battle":
+                n_battle += 1
         battle_value = 4.0 if n_battle <= MAX_BATTLE else 2.0
-        values = []
-        for i, card in enumerate(hand):
+        out: dict[str, float] = {}
+        for card in self.hand:
+            code = card.code
+            if code in out:
+                continue
             t = card.card_type
             if t == "battle":
                 v = battle_value
             elif t == "character":
-                if f"{card.work}|{card.number or card.code}" in numbers:
-                    v = 0.5
+                if f"{card.work}|{card.number or code}" in numbers:
+                    v = 0.5  # the same number is already on my field
                 else:
                     v = 5.0 + max(card.martial or 0, card.agility or 0, card.wisdom or 0, card.craft or 0,
                                   card.poise or 0) / 100.0
             else:
                 v = 3.0 if modelled_effects(card) else 1.0
-            values.append((v, i))
-        values.sort()
-        return [i for _, i in values]
+            out[code] = v
+        return out
 
-    def _payments(
-        self, cost: Mapping[str, Any], skip: int, standing: list[int], order: list[int]
-    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Up to two payments of ``cost``: rest-first and discard-first.
+    def hand_order(self, values: dict[str, float] | None = None) -> list[CardRecord]:
+        """Hand cards, least valuable first."""
+        if values is None:
+            values = self.hand_values()
+        return sorted(self.hand, key=lambda c: values[c.code])
 
-        ``standing`` = standing character ids, weakest first; ``order`` = hand indices, least
-        valuable first; ``skip`` = the card being played.
-        """
+    def payments(self, card: CardRecord, standing: list[int] | None = None,
+                 order: list[CardRecord] | None = None) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+        """The payments offered for ``card``: ``(rested character ids, discarded codes)``, at most
+        two — rest standing characters first (weakest first), or discard hand cards first (least
+        valuable first). White symbols take either; blue symbols rest a character of that attribute.
+        Red and HP symbols are ability costs: a card carrying them cannot be paid (not modelled)."""
+        cost = card.cost_detail or {"white": card.cost or 0}
         if cost.get("red") or cost.get("hp"):
-            return []  # red and HP costs are ability costs: a card paying them is not modelled
+            return []
+        if standing is None:
+            standing = self.standing()
         white = cost.get("white", 0)
         blue = cost.get("blue")
         rest: list[int] = []
@@ -267,252 +297,231 @@ class PhantasmaState:
                 if len(got) < n:
                     return []
                 rest.extend(got[:n])
-            free_chars = [cid for cid in standing if cid not in rest]
+            free = [cid for cid in standing if cid not in rest]
         else:
-            free_chars = standing
+            free = standing
         if not white:
             return [(tuple(rest), ())]
-        hand_idx = [i for i in order if i != skip]
-        if white > len(free_chars) + len(hand_idx):
+        if order is None:
+            order = self.hand_order()
+        others = list(order)
+        others.remove(card)
+        if white > len(free) + len(others):
             return []
-        r = min(white, len(free_chars))
-        first = (tuple(rest + free_chars[:r]), tuple(hand_idx[: white - r]))
-        d = min(white, len(hand_idx))
-        alt = (tuple(rest + free_chars[: white - d]), tuple(hand_idx[:d]))
+        r = min(white, len(free))
+        first = (tuple(rest + free[:r]), tuple(c.code for c in others[: white - r]))
+        d = min(white, len(others))
+        alt = (tuple(rest + free[: white - d]), tuple(c.code for c in others[:d]))
         return [first] if alt == first else [first, alt]
 
-    def _pay(self, rest: tuple[int, ...], discard: tuple[int, ...]) -> list[str]:
-        paid = []
+    def _pay(self, card: CardRecord, pay: tuple[tuple[int, ...], tuple[str, ...]]) -> str:
+        rest, discard = pay
+        names = []
         for cid in rest:
             c = self.char(cid)
             c.rested = True
-            paid.append(f"rest {c.card.name}")
-        return paid + [f"discard {self.hand[i].name}" for i in discard]
+            names.append(f"rest {c.card.name}")
+        self.hand.remove(card)
+        for code in discard:
+            d = take(self.hand, code)
+            self.junk.append(d)
+            names.append(f"discard {d.name}")
+        return ", ".join(names) or "nothing"
 
-    def _take(self, idx: int, discard: tuple[int, ...]) -> CardRecord:
-        """Remove the played card and the discarded payment from the hand."""
-        card = self.hand[idx]
-        for i in sorted((*discard, idx), reverse=True):
-            c = self.hand.pop(i)
-            if i != idx:
-                self.junk.append(c)
-        return card
-
-    # -- contract ------------------------------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase == "main":
-            return self._main_actions()
-        if phase == "discard":
-            seen: set[str] = set()
-            acts = []
-            for i, card in enumerate(self.hand):
-                if card.code not in seen:
-                    seen.add(card.code)
-                    acts.append(Action("discard", (i,)))
-            return acts
-        if phase == "redraw":
-            return [KEEP, REDRAW]
-        return []
-
-    def _main_actions(self) -> list[Action]:
-        acts: list[Action] = []
-        hand = self.hand
-        chars = self.chars()
-        numbers = {c.number for c in chars}
-        room = len(self.vanguards) < MAX_VANGUARDS
-        standing = self.standing()
-        if len(standing) > 1:
-            standing.sort(key=lambda cid: (self.char(cid).worth, cid))
-        order: list[int] | None = None
-        seen: set[str] = set()
-        n_battle = len(self.battle)
-        for i, card in enumerate(hand):
-            code = card.code
-            if code in seen:
-                continue
-            seen.add(code)
-            t = card.card_type
-            if t == "battle":
-                if n_battle < MAX_BATTLE:
-                    acts.append(Action("battle", (i,)))
-                continue
-            if t == "character":
-                if not room or f"{card.work}|{card.number or card.code}" in numbers:
-                    continue
-            elif t != "item" and t != "event":
-                continue
-            if order is None:
-                order = self.hand_order()
-            payments = self._payments(card.cost_detail or {"white": card.cost or 0}, i, standing, order)
-            if not payments:
-                continue
-            if t == "character":
-                for rest, disc in payments:
-                    acts.append(Action("deploy", (i, rest, disc)))
-            elif t == "item":
-                targets = self._item_targets(card)
-                for rest, disc in payments:
-                    for target in targets:
-                        acts.append(Action("item", (i, rest, disc, target)))
-            else:
-                targets = self._event_targets(card)
-                for rest, disc in payments:
-                    for target in targets:
-                        acts.append(Action("event", (i, rest, disc, target)))
-        if not self.ex_used and self.ex_area:
-            cost = self.ace.card.cost or 0
-            for e, ex in enumerate(self.ex_area):
-                if ex.ex_condition is not None and cost <= ex.ex_condition:
-                    for target in self._event_targets(ex):
-                        acts.append(Action("ex", (e, target)))
-        if self.turn not in self._noted:
-            self._noted.add(self.turn)
-            self._note_playable(acts)
-        for b in range(len(self.battle)):
-            acts.append(Action("drop_battle", (b,)))
-        if self.attacks_allowed and standing:
-            usable = []
-            codes: set[str] = set()
-            for b, (card, used) in enumerate(self.battle):
-                if not used and card.code not in codes:
-                    codes.add(card.code)
-                    usable.append(b)
-            for cid in standing:
-                for b in usable:
-                    acts.append(Action("attack", (cid, b)))
-        acts.append(END)
-        return acts
-
-    def _note_playable(self, acts: list[Action]) -> None:
-        fp = self.first_playable
-        for a in acts:
-            if a.kind in ("battle", "deploy", "item", "event"):
-                code = self.hand[a.args[0]].code
-            elif a.kind == "ex":
-                code = self.ex_area[a.args[0]].code
-            else:
-                continue
-            if code not in fp:
-                fp[code] = self.turn
-
-    def describe(self, action: Action) -> str:
-        """A readable label for an action of the current state (actions carry no text when not logging)."""
-        k, a = action.kind, action.args
-        if k == "attack":
-            card = self.battle[a[1]][0]
-            return (f"{self.char(a[0]).card.name} attacks the dummy ACE using {card.name} "
-                    f"({card.attack_attribute}/{card.defense_attribute})")
-        if k == "battle":
-            return f"place battle card {self.hand[a[0]].name}"
-        if k == "drop_battle":
-            return f"discard battle card {self.battle[a[0]][0].name}"
-        if k in ("deploy", "item", "event"):
-            pay = [f"rest {self.char(c).card.name}" for c in a[1]] + [f"discard {self.hand[i].name}" for i in a[2]]
-            what = {"deploy": "deploy", "item": "equip", "event": "play"}[k]
-            target = f" on {self._name(a[3])}" if k != "deploy" else ""
-            return f"{what} {self.hand[a[0]].name}{target}, paying: {', '.join(pay) or 'nothing'}"
-        if k == "ex":
-            return f"use EX skill {self.ex_area[a[0]].name} on {self._name(a[1])}"
-        if k == "discard":
-            return f"discard {self.hand[a[0]].name}"
-        return str(action)
-
-    def _name(self, target: int) -> str:
-        return "the dummy ACE" if target < 0 else self.char(target).card.name
-
-    def _item_targets(self, card: CardRecord) -> list[int]:
+    def item_targets(self, card: CardRecord) -> list[int]:
         """Characters that may take this item (-1 = the dummy ACE): no second copy on one character."""
         out = [cid for cid, c in enumerate(self.chars()) if all(i.code != card.code for i in c.items)]
         if all(i.code != card.code for i in self.dummy.items):
             out.append(-1)
         return out
 
-    def _event_targets(self, card: CardRecord) -> list[int]:
+    def effect_targets(self, card: CardRecord) -> list[int]:
+        """Targets of an event / EX skill: my characters, or the dummy for purely negative effects."""
         effects = modelled_effects(card)
-        if not effects:
-            return [ACE]  # unmodelled: it is played for nothing (the pilot never chooses that)
-        if all(_target(e) < 0 for e in effects):
+        if effects and all(_target(e) < 0 for e in effects):
             return [-1]
         return list(range(1 + len(self.vanguards)))
 
-    def apply(self, action: Action) -> None:
-        kind = action.kind
-        args = action.args
-        if kind == "attack":
-            self._attack(*args)
-        elif kind == "end":
-            self._end_turn()
-        elif kind == "battle":
-            card = self.hand.pop(args[0])
-            self.battle.append([card, False])
-            if self.log is not None:
-                self._emit(self.turn, "me", "battle", f"place battle card {card.name} "
-                           f"({card.attack_attribute}/{card.defense_attribute})")
-        elif kind == "deploy":
-            idx, rest, disc = args
-            paid = self._pay(rest, disc)
-            card = self._take(idx, disc)
-            c = Char(card)
-            c.rested = True
-            self.vanguards.append(c)
-            self.counters["deployed"] += 1
-            if self.log is not None:
-                self._emit(self.turn, "me", "deploy", f"deploy {card.name} (rested), paying: {', '.join(paid) or 'nothing'}")
-        elif kind == "item":
-            idx, rest, disc, target = args
-            paid = self._pay(rest, disc)
-            card = self._take(idx, disc)
-            holder = self.dummy if target < 0 else self.char(target)
-            holder.equip(card)
-            for e in card.effects:
-                if e.get("kind") == "heal" and target >= 0:
-                    self._heal(holder, e)
-            if self.log is not None:
-                self._emit(self.turn, "me", "item", f"equip {card.name} to {self._name(target)}, paying: {', '.join(paid) or 'nothing'}")
-        elif kind == "event":
-            idx, rest, disc, target = args
-            paid = self._pay(rest, disc)
-            card = self._take(idx, disc)
-            self.junk.append(card)
-            if self.log is not None:
-                self._emit(self.turn, "me", "event", f"play {card.name} on {self._name(target)}, paying: {', '.join(paid) or 'nothing'}")
-            self._resolve(card, target)
-        elif kind == "ex":
-            e, target = args
-            card = self.ex_area[e]
-            self.ex_used = True
-            self.counters["ex_skill_used"] += 1
-            if self.log is not None:
-                self._emit(self.turn, "me", "ex", f"EX skill {card.name} on {self._name(target)}")
-            self._resolve(card, target)
-        elif kind == "drop_battle":
-            card = self.battle.pop(args[0])[0]
-            self.junk.append(card)
-            if self.log is not None:
-                self._emit(self.turn, "me", "battle", f"discard battle card {card.name}")
-        elif kind == "discard":
-            card = self.hand.pop(args[0])
-            self.junk.append(card)
-            if self.log is not None:
-                self._emit(self.turn, "me", "discard", f"hand limit: discard {card.name}")
-            if len(self.hand) <= HAND_LIMIT:
-                self._finish_turn()
-        elif kind == "keep":
-            if self.log is not None:
-                self._emit(0, "me", "keep", "keep: " + ", ".join(c.name for c in self.hand))
-            self._start_game()
-        elif kind == "redraw":
+    # -- the game ------------------------------------------------------------------------------
+    def script(self) -> Generator[str, tuple, None]:
+        yield from self.scenario(self._game())
+
+    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
+        """Run ``steps`` (the whole game, or one turn of a hand-built state, as scenario tests
+        do) until it finishes or the game ends."""
+        try:
+            yield from steps
+        except GameOver:
+            pass
+
+    def _game(self) -> Generator[str, tuple, None]:
+        rng = self.rng
+        self.went_first = who_goes_first(self.first_option, rng, self.index)
+        self.counters["went_first"] = int(self.went_first)
+        shuffle(rng, self.deck)
+        log = self.log
+        if log is not None:
+            d = self.dummy
+            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}; "
+                     f"ACE {self.ace.card.name}: MHP {self.ace.card.mhp} doubled → {self.ace.mhp}, rested; "
+                     f"dummy ACE: MHP {d.mhp}, " + ", ".join(f"{a} {d.values[a]}" for a in ATTRS))
+        self._draw(7, "opening hand")
+        self.odeck -= 7
+        choice = yield "redraw"
+        if choice[0] == "redraw":
             self.deck.extend(self.hand)
-            self.rng.shuffle(self.deck)
-            self.hand = self.deck[-7:]
-            del self.deck[-7:]
+            self.hand.clear()
+            shuffle(rng, self.deck)
             self.counters["redraws"] += 1
-            if self.log is not None:
-                self._emit(0, "me", "redraw", "redraw → " + ", ".join(c.name for c in self.hand))
-            self._start_game()
-        else:
-            raise ValueError(f"unknown action {action}")
+            self._draw(7, "redraw")
+        self.opening_hand = tuple(self.hand)
+        if not self.went_first:
+            self._opp_turn(first=True)
+        while True:
+            if self.turn >= self.turn_cap:
+                self.outcome, self.reason = "capped", "turn cap"
+                return
+            yield from self._my_turn()
+            self._opp_turn()
+
+    def _draw(self, n: int, why: str = "draw") -> None:
+        deck = self.deck
+        drawn = deck[-n:]
+        del deck[-n:]
+        self.hand.extend(drawn)
+        if self.log is not None:
+            self.say("me", "draw", f"{why}: " + ", ".join(c.name for c in drawn))
+        if not deck:
+            self._end("loss", "my deck has 0 cards")
+
+    def _opp_turn(self, first: bool = False) -> None:
+        """The dummy wakes up (both players' battle cards become unused), draws, plays nothing."""
+        for b in self.battle:
+            b[1] = False
+        self.odeck -= 1 if first else 2
+        if self.odeck <= 0:
+            self.odeck = 0
+            self._end("win", "the dummy's deck has 0 cards")
+
+    def _my_turn(self) -> Generator[str, tuple, None]:
+        self.turn += 1
+        turn = self.turn
+        log = self.log
+        dealt_before = self.counters["damage_dealt"]
+        self.damage_by_turn.append(0)
+        # 1. start: wake up (battle cards unused), draw
+        for c in self.chars():
+            c.rested = False
+        for b in self.battle:
+            b[1] = False
+        if log is not None:
+            self.say("me", "turn", f"turn {turn}: wake up")
+        self._draw(1 if turn == 1 and self.went_first else 2)
+        self.attacks_allowed = not (turn == 1 and self.went_first)
+        # 2. main
+        self._note_playable(turn)
+        while True:
+            choice = yield "main"
+            verb = choice[0]
+            if verb == "end":
+                break
+            if verb == "attack":
+                self._attack(choice[1], choice[2])
+            elif verb == "battle":
+                card = take(self.hand, choice[1])
+                self.battle.append([card, False])
+                if log is not None:
+                    self.say("me", "battle", f"place battle card {card.name} ({card.attack_attribute} / "
+                                             f"{card.defense_attribute})")
+            elif verb == "drop_battle":
+                card = self.battle.pop(choice[1])[0]
+                self.junk.append(card)
+                if log is not None:
+                    self.say("me", "battle", f"discard battle card {card.name}")
+            elif verb == "deploy":
+                card = next(c for c in self.hand if c.code == choice[1])
+                paid = self._pay(card, choice[2])
+                c = Char(card)
+                self.vanguards.append(c)
+                self.counters["deployed"] += 1
+                if log is not None:
+                    self.say("me", "deploy", f"deploy {card.name} (rested; MHP {c.mhp}), paying: {paid}")
+            elif verb == "item":
+                card = next(c for c in self.hand if c.code == choice[1])
+                paid = self._pay(card, choice[3])
+                target = choice[2]
+                holder = self.dummy if target < 0 else self.char(target)
+                holder.equip(card)
+                self.counters["items"] += 1
+                if log is not None:
+                    self.say("me", "item", f"equip {card.name} to {self._name(target)}, paying: {paid}")
+                for e in card.effects:
+                    if e.get("kind") == "heal" and target >= 0:
+                        _heal(holder, e)
+            elif verb == "event":
+                card = next(c for c in self.hand if c.code == choice[1])
+                paid = self._pay(card, choice[3])
+                self.junk.append(card)
+                self.counters["events"] += 1
+                if log is not None:
+                    self.say("me", "event", f"play {card.name} on {self._name(choice[2])}, paying: {paid}"
+                             + ("" if modelled_effects(card) else " (effect not modelled)"))
+                self._resolve(card, choice[2])
+            elif verb == "ex":
+                card = next(c for c in self.ex_area if c.code == choice[1])
+                self.ex_used = True
+                self.counters["ex_skill_used"] += 1
+                if log is not None:
+                    self.say("me", "ex", f"EX skill {card.name} on {self._name(choice[2])} (ACE cost "
+                                         f"{self.ace.card.cost} ≤ condition {card.ex_condition})"
+                             + ("" if modelled_effects(card) else " (effect not modelled)"))
+                self._resolve(card, choice[2])
+        # 3. end: hand limit, modifiers vanish
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            card = take(self.hand, code)
+            self.junk.append(card)
+            if log is not None:
+                self.say("me", "discard", f"hand limit: {card.name}")
+        for c in self.chars():
+            c.atk_mod = c.def_mod = 0
+        self.dummy.atk_mod = self.dummy.def_mod = 0
+        self.damage_by_turn[-1] = self.counters["damage_dealt"] - dealt_before
+
+    def _note_playable(self, turn: int) -> None:
+        fp = self.first_playable
+        pending = [c for c in self.hand if c.code not in fp]
+        if not pending:
+            return
+        numbers = {c.number for c in self.chars()}
+        standing = None
+        order = None
+        for card in pending:
+            if card.code in fp:
+                continue
+            t = card.card_type
+            if t == "battle":
+                if len(self.battle) < MAX_BATTLE:
+                    fp[card.code] = turn
+                continue
+            if t == "character" and (len(self.vanguards) >= MAX_VANGUARDS
+                                     or f"{card.work}|{card.number or card.code}" in numbers):
+                continue
+            if t not in ("character", "item", "event"):
+                continue
+            if standing is None:
+                standing = self.standing()
+                order = self.hand_order()
+            if self.payments(card, standing, order):
+                fp[card.code] = turn
+        if not self.ex_used:
+            for ex in self.ex_area:
+                if ex.code not in fp and self._ex_allowed(ex):
+                    fp[ex.code] = turn
+
+    def _ex_allowed(self, ex: CardRecord) -> bool:
+        """The EX skill's usage condition: the ACE's printed cost ≤ the skill's condition."""
+        return ex.ex_condition is not None and (self.ace.card.cost or 0) <= ex.ex_condition
 
     def _resolve(self, card: CardRecord, target: int) -> None:
         holder: Char | Dummy = self.dummy if target < 0 else self.char(target)
@@ -520,72 +529,26 @@ class PhantasmaState:
             k = e.get("kind")
             if k == "heal":
                 if isinstance(holder, Char):
-                    self._heal(holder, e)
+                    _heal(holder, e)
             elif k == "attack_mod":
                 holder.atk_mod += int(e.get("value", 0))
             elif k == "defense_mod":
                 holder.def_mod += int(e.get("value", 0))
 
-    def _heal(self, char: Char, effect: Mapping[str, Any]) -> None:
-        n = int(effect.get("value", 0)) or char.dmg
-        char.dmg = max(0, char.dmg - n)
-
-    # -- turn structure ------------------------------------------------------------------------
-    def _start_game(self) -> None:
-        if not self.first:
-            self._opp_turn(first_turn=True)
-        if not self.outcome:
-            self._begin_turn()
-
-    def _opp_turn(self, first_turn: bool = False) -> None:
-        """The dummy wakes up (battle cards unused), draws, plays nothing, discards down to 7."""
-        for b in self.battle:
-            b[1] = False
-        self.opp_deck -= 1 if first_turn and not self.first else 2
-        if self.opp_deck <= 0:
-            self.opp_deck = max(self.opp_deck, 0)
-            self._end("win", "opponent's deck has 0 cards")
-
-    def _begin_turn(self) -> None:
-        self.turn += 1
-        if self.turn > self.turn_cap:
-            self.turn = self.turn_cap
-            self._end("capped", "turn cap")
-            return
-        for c in self.chars():
-            c.rested = False
-        for b in self.battle:
-            b[1] = False
-        n = 1 if self.turn == 1 and self.first else 2
-        drawn = self.deck[-n:]
-        del self.deck[-n:]
-        self.hand.extend(drawn)
-        self.damage_per_turn.append(0)
-        self.attacks_allowed = not (self.turn == 1 and self.first)
-        if self.log is not None:
-            self._emit(self.turn, "me", "turn", f"turn {self.turn}: wake up, draw {', '.join(c.name for c in drawn)}")
-        self.phase = "main"
-        if not self.deck:
-            self._end("loss", "my deck has 0 cards")
-
-    def _end_turn(self) -> None:
-        if len(self.hand) > HAND_LIMIT:
-            self.phase = "discard"
-            return
-        self._finish_turn()
-
-    def _finish_turn(self) -> None:
-        for c in self.chars():
-            c.atk_mod = c.def_mod = 0
-        self.dummy.atk_mod = self.dummy.def_mod = 0
-        self._opp_turn()
-        if not self.outcome:
-            self._begin_turn()
-
     # -- battle --------------------------------------------------------------------------------
     def preview(self, cid: int, b: int) -> tuple[int, int]:
         card = self.battle[b][0]
         return battle_damage(self.char(cid), self.dummy, card.attack_attribute, card.defense_attribute)
+
+    def usable_battle(self) -> list[int]:
+        """Unused battle cards on either field (the dummy has none), one per distinct card."""
+        out = []
+        codes: set[str] = set()
+        for b, (card, used) in enumerate(self.battle):
+            if not used and card.code not in codes:
+                codes.add(card.code)
+                out.append(b)
+        return out
 
     def _attack(self, cid: int, b: int) -> None:
         att = self.char(cid)
@@ -594,29 +557,30 @@ class PhantasmaState:
         entry[1] = True
         card = entry[0]
         a_attr, d_attr = card.attack_attribute, card.defense_attribute
-        to_def, to_att = battle_damage(att, self.dummy, a_attr, d_attr)
-        self.counters["battles"] += 1
-        self.counters["damage_dealt"] += to_def
-        self.counters["damage_taken"] += to_att
-        self.damage_per_turn[-1] += to_def
-        self.dummy.dmg += to_def
+        d = self.dummy
+        to_def, to_att = battle_damage(att, d, a_attr, d_attr)
+        counters = self.counters
+        counters["battles"] += 1
+        counters["damage_dealt"] += to_def
+        counters["damage_taken"] += to_att
+        d.dmg += to_def
         att.dmg += to_att
         if self.log is not None:
-            self._emit(self.turn, "me", "battle",
-                       f"{att.card.name} attacks the dummy ACE with {card.name} ({a_attr}/{d_attr}): "
-                       f"{att.attack_value(a_attr)} vs {self.dummy.defense_value(d_attr)} → {to_def} damage "
-                       f"({self.dummy.dmg}/{self.dummy.mhp}); back {self.dummy.attack_value(a_attr)} vs "
-                       f"{att.defense_value(d_attr)} → {to_att} damage ({att.dmg}/{att.mhp})")
-        dummy_down = self.dummy.dmg >= self.dummy.mhp
+            self.say("me", "battle",
+                     f"{att.card.name} attacks; the dummy ACE must defend (rested); battle card {card.name}: "
+                     f"{a_attr} {att.attack_value(a_attr)} vs {d_attr} {d.defense_value(d_attr)} → {to_def} damage "
+                     f"to the dummy ({d.dmg}/{d.mhp}); {a_attr} {d.attack_value(a_attr)} vs {d_attr} "
+                     f"{att.defense_value(d_attr)} → {to_att} damage back ({att.dmg}/{att.mhp})")
+        dummy_down = d.dmg >= d.mhp
         mine_down = att.dmg >= att.mhp
         if mine_down:
             self._defeat(att)
         lost = mine_down and (att.is_ace or len(self.defeat) >= LOSS_DEFEATS)
         if dummy_down and lost:
-            self._end("draw", "both sides lost at once")
-        elif dummy_down:
-            self._end("win", "dummy ACE defeated")
-        elif lost:
+            self._end("draw", "the dummy ACE and the player were defeated at once")
+        if dummy_down:
+            self._end("win", "the dummy ACE was defeated")
+        if lost:
             self._end("loss", "my ACE was defeated" if att.is_ace else "three of my characters were defeated")
 
     def _defeat(self, char: Char) -> None:
@@ -627,93 +591,234 @@ class PhantasmaState:
         if not char.is_ace:
             self.vanguards.remove(char)
         if self.log is not None:
-            self._emit(self.turn, "me", "defeat", f"{char.card.name} is defeated ({char.dmg} ≥ MHP {char.mhp})")
+            self.say("me", "defeat", f"{char.card.name} is defeated ({char.dmg} ≥ MHP {char.mhp}) → defeat zone "
+                                     f"({len(self.defeat)})")
 
+    # -- options (the generic contract) --------------------------------------------------------
+    def options_redraw(self) -> list[tuple]:
+        return [("keep",), ("redraw",)]
+
+    def options_main(self) -> list[tuple]:
+        out: list[tuple] = [("end",)]
+        numbers = {c.number for c in self.chars()}
+        room = len(self.vanguards) < MAX_VANGUARDS
+        standing = self.standing()
+        order = self.hand_order()
+        for code in distinct_codes(self.hand):
+            card = next(c for c in self.hand if c.code == code)
+            t = card.card_type
+            if t == "battle":
+                if len(self.battle) < MAX_BATTLE:
+                    out.append(("battle", code))
+                continue
+            if t == "character":
+                if room and f"{card.work}|{card.number or code}" not in numbers:
+                    out.extend(("deploy", code, pay) for pay in self.payments(card, standing, order))
+            elif t == "item":
+                pays = self.payments(card, standing, order)
+                out.extend(("item", code, tgt, pay) for tgt in self.item_targets(card) for pay in pays)
+            elif t == "event":
+                pays = self.payments(card, standing, order)
+                out.extend(("event", code, tgt, pay) for tgt in self.effect_targets(card) for pay in pays)
+        if not self.ex_used:
+            for code in distinct_codes(self.ex_area):
+                ex = next(c for c in self.ex_area if c.code == code)
+                if self._ex_allowed(ex):
+                    out.extend(("ex", code, tgt) for tgt in self.effect_targets(ex))
+        out.extend(("drop_battle", b) for b in range(len(self.battle)))
+        if self.attacks_allowed:
+            usable = self.usable_battle()
+            out.extend(("attack", cid, b) for cid in standing for b in usable)
+        return out
+
+    def options_discard(self) -> list[tuple]:
+        return [("discard", code) for code in distinct_codes(self.hand)]
+
+    def label(self, kind: str, option: tuple) -> str:
+        verb = option[0]
+        if verb == "attack":
+            card = self.battle[option[2]][0]
+            return (f"{self.char(option[1]).card.name} attacks using {card.name} "
+                    f"({card.attack_attribute}/{card.defense_attribute})")
+        if verb == "drop_battle":
+            return f"discard battle card {self.battle[option[1]][0].name}"
+        if verb in ("deploy", "item", "event"):
+            rest, disc = option[-1]
+            pay = [f"rest {self.char(c).card.name}" for c in rest] + [f"discard {c}" for c in disc]
+            target = f" on {self._name(option[2])}" if verb != "deploy" else ""
+            return f"{verb} {option[1]}{target}, paying: {', '.join(pay) or 'nothing'}"
+        if verb == "ex":
+            return f"EX skill {option[1]} on {self._name(option[2])}"
+        return " ".join(map(str, option))
+
+    # -- result --------------------------------------------------------------------------------
     def result(self) -> GameResult:
+        c = self.counters
+        c["games"] = 1
+        if self.outcome == "win":
+            c["first_wins" if self.went_first else "second_wins"] = 1
+            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
+        c["first_games" if self.went_first else "second_games"] = 1
+        damage = list(self.damage_by_turn)
+        if damage and self.outcome != "capped":
+            damage[-1] = c["damage_dealt"] - sum(damage[:-1])
         return GameResult(
-            index=self.index,
-            outcome=self.outcome or "capped",
-            turn=max(self.turn, 1),
-            reason=self.reason,
-            counters=dict(self.counters),
-            per_turn={"damage": list(self.damage_per_turn)},
+            index=self.index, outcome=self.outcome, turn=max(self.turn, 1), reason=self.reason,
+            counters={k: v for k, v in c.items() if v},
+            per_turn={"damage": damage},
             first_playable=dict(self.first_playable),
         )
 
-    def card_count(self) -> int:
-        """Every card of mine, wherever it is (tests: nothing is created or lost)."""
-        on_field = len(self.vanguards) + (0 if self.ace.card in self.defeat else 1)
-        items = sum(len(c.items) for c in self.chars()) + len(self.dummy.items)
-        return (len(self.deck) + len(self.hand) + len(self.junk) + len(self.defeat) + len(self.ex_area)
-                + on_field + items + len(self.battle))
+
+def _heal(char: Char, effect: Mapping[str, Any]) -> None:
+    """Remove ``value`` damage (all of it when no value is given)."""
+    n = int(effect.get("value", 0)) or char.dmg
+    char.dmg = max(0, char.dmg - n)
 
 
-class GreedyPilot:
-    """Battle cards first, then buffs, then the best attacks, then characters paid by resting."""
+COUNTERS = (
+    "games", "went_first", "battles", "damage_dealt", "damage_taken", "own_defeated", "redraws", "deployed",
+    "items", "events", "ex_skill_used", "first_games", "second_games", "first_wins", "second_wins",
+    "first_win_turns", "second_win_turns",
+)
+
+
+class GreedyPilot(ScriptedPilot):
+    """Fill the battle-card row with the cards my characters hit hardest with, use buffs, attack
+    with the best attacker × battle card pairs (never losing the ACE or the game), then deploy the
+    strongest character paying by resting the characters that already attacked."""
 
     name = "greedy"
 
-    def choose(self, state: PhantasmaState, actions: list[Action]) -> Action:
-        kind = actions[0].kind
-        if kind in ("keep", "redraw"):
-            has_char = any(c.card_type == "character" for c in state.hand)
-            has_battle = any(c.card_type == "battle" for c in state.hand)
-            return KEEP if (has_char and has_battle) or state.counters["redraws"] else REDRAW
-        if kind == "discard":
-            return min(actions, key=lambda a: (state.card_value(state.hand[a.args[0]]), a.args[0]))
-        by_kind: dict[str, list[Action]] = {}
-        for a in actions:
-            by_kind.setdefault(a.kind, []).append(a)
-        attacks = [a for a in by_kind.get("attack", []) if self._attack_score(state, a) > 0]
-        # 1. battle cards: fill the field with the ones my characters hit hardest with
-        if "battle" in by_kind:
-            return max(by_kind["battle"], key=lambda a: (self._battle_worth(state, state.hand[a.args[0]]), -a.args[0]))
-        # a better battle card in hand than a field one → discard the worst field one
-        if "drop_battle" in by_kind and len(state.battle) == MAX_BATTLE:
-            hand_best = max((self._battle_worth(state, c) for c in state.hand if c.card_type == "battle"), default=None)
-            if hand_best is not None:
-                worst = min(by_kind["drop_battle"], key=lambda a: self._battle_worth(state, state.battle[a.args[0]][0]))
-                if state.battle[worst.args[0]][1] and hand_best > self._battle_worth(state, state.battle[worst.args[0]][0]):
-                    return worst
-        # 2. buffs before attacking: EX skill, then modelled items and events (discard-first payment)
-        if attacks:
-            for k in ("ex", "item", "event"):
-                for a in by_kind.get(k, []):
-                    if self._useful_buff(state, a):
-                        return a
-            return max(attacks, key=lambda a: (self._attack_score(state, a), -a.args[0], -a.args[1]))
-        # 3. characters after the attacks, paying by resting first
-        deploys = by_kind.get("deploy", [])
-        if deploys:
-            def deploy_key(a: Action) -> tuple:
-                card = state.hand[a.args[0]]
-                return (len(a.args[2]) == 0, max(getattr(card, x) or 0 for x in ATTRS) + (card.mhp or 0) / 10, -len(a.args[2]))
-            best = max(deploys, key=deploy_key)
-            # never discard a card worth more than the one deployed
-            card_val = state.card_value(state.hand[best.args[0]])
-            if all(state.card_value(state.hand[i]) <= card_val for i in best.args[2]):
-                return best
-        return END
+    def decide(self, state: PhantasmaState, kind: str) -> tuple:
+        return _DISPATCH[kind](self, state)
+
+    def d_redraw(self, state: PhantasmaState) -> tuple:
+        hand = state.hand
+        has_char = any(c.card_type == "character" for c in hand)
+        has_battle = any(c.card_type == "battle" for c in hand)
+        return ("keep",) if has_char and has_battle else ("redraw",)
+
+    def d_discard(self, state: PhantasmaState) -> tuple:
+        return ("discard", state.hand_order()[0].code)
+
+    def d_main(self, state: PhantasmaState) -> tuple:
+        hand = state.hand
+        # 1. battle cards: fill the row with the ones my characters hit hardest with
+        if len(state.battle) < MAX_BATTLE:
+            best = None
+            best_w = -1
+            for c in hand:
+                if c.card_type == "battle":
+                    w = self._battle_worth(state, c)
+                    if w > best_w:
+                        best, best_w = c, w
+            if best is not None:
+                return ("battle", best.code)
+        elif any(c.card_type == "battle" for c in hand):
+            # a used battle card worse than one in hand makes room
+            hand_best = max(self._battle_worth(state, c) for c in hand if c.card_type == "battle")
+            worst_b, worst_w = -1, None
+            for b, (card, used) in enumerate(state.battle):
+                w = self._battle_worth(state, card)
+                if used and (worst_w is None or w < worst_w):
+                    worst_b, worst_w = b, w
+            if worst_w is not None and hand_best > worst_w:
+                return ("drop_battle", worst_b)
+        # 2. attacks (after buffs)
+        attack = None
+        if state.attacks_allowed:
+            usable = state.usable_battle()
+            if usable:
+                best_score = 0.0
+                for cid in state.standing():
+                    for b in usable:
+                        sc = self._attack_score(state, cid, b)
+                        if sc > best_score:
+                            attack, best_score = ("attack", cid, b), sc
+        if attack is not None:
+            buff = self._buff(state, attack[1])
+            return buff or attack
+        # 3. characters, paying by resting first
+        best = None
+        best_key = None
+        numbers = None
+        if len(state.vanguards) < MAX_VANGUARDS:
+            for c in hand:
+                if c.card_type != "character":
+                    continue
+                if numbers is None:
+                    numbers = {ch.number for ch in state.chars()}
+                if f"{c.work}|{c.number or c.code}" in numbers:
+                    continue
+                key = (max(c.martial or 0, c.agility or 0, c.wisdom or 0, c.craft or 0, c.poise or 0)
+                       + (c.mhp or 0) / 10)
+                if best_key is None or key > best_key:
+                    best, best_key = c, key
+        if best is not None:
+            values = state.hand_values()
+            pays = state.payments(best, None, state.hand_order(values))
+            if pays:
+                pay = pays[0]
+                mine = values[best.code]
+                if all(values[code] <= mine for code in pay[1]):
+                    return ("deploy", best.code, pay)
+        return ("end",)
+
+    def _buff(self, state: PhantasmaState, cid: int) -> tuple | None:
+        """An EX skill, item or event that helps the coming attack (paid without resting)."""
+        if not state.ex_used:
+            for ex in state.ex_area:
+                if state._ex_allowed(ex) and modelled_effects(ex):
+                    tgt = self._buff_target(state, ex, cid)
+                    if tgt is not None:
+                        return ("ex", ex.code, tgt)
+        for c in state.hand:
+            if c.card_type not in ("item", "event") or not modelled_effects(c):
+                continue
+            tgt = self._buff_target(state, c, cid)
+            if tgt is None:
+                continue
+            if c.card_type == "item" and tgt not in state.item_targets(c):
+                continue
+            for pay in state.payments(c):
+                if not pay[0]:
+                    return ("item", c.code, tgt, pay) if c.card_type == "item" else ("event", c.code, tgt, pay)
+        return None
+
+    @staticmethod
+    def _buff_target(state: PhantasmaState, card: CardRecord, cid: int) -> int | None:
+        effects = modelled_effects(card)
+        atk = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "attack_mod")
+        dfn = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "defense_mod")
+        if atk < 0 or dfn < 0:
+            return -1 if atk <= 0 and dfn <= 0 else None
+        if atk > 0 or dfn > 0:
+            return cid
+        if any(e.get("kind") == "heal" for e in effects) and state.char(cid).dmg > 0:
+            return cid
+        return None
 
     @staticmethod
     def _battle_worth(state: PhantasmaState, card: CardRecord) -> int:
         best = 0
+        d = state.dummy
+        a, df = card.attack_attribute, card.defense_attribute
         for c in state.chars():
-            dealt, _ = battle_damage(c, state.dummy, card.attack_attribute, card.defense_attribute)
-            best = max(best, dealt)
+            dealt = battle_damage(c, d, a, df)[0]
+            if dealt > best:
+                best = dealt
         return best
 
     @staticmethod
-    def _attack_score(state: PhantasmaState, a: Action) -> float:
-        cid, b = a.args
+    def _attack_score(state: PhantasmaState, cid: int, b: int) -> float:
         att = state.char(cid)
         dealt, taken = state.preview(cid, b)
-        kills = state.dummy.dmg + dealt >= state.dummy.mhp
+        d = state.dummy
         dies = att.dmg + taken >= att.mhp
-        loses = dies and (att.is_ace or len(state.defeat) + 1 >= LOSS_DEFEATS)
-        if loses:
+        if dies and (att.is_ace or len(state.defeat) + 1 >= LOSS_DEFEATS):
             return -1.0
-        if kills:
+        if d.dmg + dealt >= d.mhp:
             return 10_000.0 + dealt
         if dealt <= 0:
             return -1.0
@@ -722,27 +827,10 @@ class GreedyPilot:
             score -= att.mhp * 0.5 + 50
         return score
 
-    @staticmethod
-    def _useful_buff(state: PhantasmaState, a: Action) -> bool:
-        if a.kind == "ex":
-            card = state.ex_area[a.args[0]]
-        else:
-            card = state.hand[a.args[0]]
-            if a.args[1]:  # would rest a character that could attack
-                return False
-        effects = modelled_effects(card)
-        if not effects:
-            return False
-        atk = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "attack_mod")
-        dfn = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "defense_mod")
-        heal = any(e.get("kind") == "heal" for e in effects)
-        target = a.args[-1]
-        if target < 0:
-            return atk < 0 or dfn < 0
-        char = state.char(target)
-        if heal and char.dmg > 0:
-            return True
-        return not char.rested and (atk > 0 or dfn > 0) and atk >= 0 and dfn >= 0
+
+_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
+
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 60}
 
 
 # -- the dummy ACE's stats ---------------------------------------------------------------------
@@ -772,23 +860,35 @@ def dummy_stats(options: Mapping[str, Any], deck: Deck) -> dict[str, int]:
     return stats
 
 
-def new_state(
-    deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any], log: EventLog | None = None
-) -> PhantasmaState:
+def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
+              log: EventLog | None) -> PhantasmaState:
     return PhantasmaState(deck, rng, index, options, log)
 
 
-register(
-    GameEngine(
-        game=GAME,
-        new_state=new_state,
-        pilots={"greedy": GreedyPilot},
-        default_options={"dummy_deck_size": 60},
-        describe_options={
-            "dummy_mhp": "the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP",
-            **{f"dummy_{a}": f"the dummy ACE's {a} value; default: the catalog's median" for a in ATTRS},
-            "dummy_deck_size": "cards in the dummy's deck (default 60); it draws like a player",
-        },
-        catalog_options=catalog_options,
-    )
-)
+ENGINE = register(GameEngine(
+    game=GAME,
+    new_state=new_state,
+    pilots={"greedy": GreedyPilot},
+    default_options=DEFAULT_OPTIONS,
+    describe_options={
+        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate, me, opp",
+        "dummy_mhp": "the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP",
+        **{f"dummy_{a}": f"the dummy ACE's {a} value; default: the catalog's median" for a in ATTRS},
+        "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
+        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+    },
+    catalog_options=catalog_options,
+    ratios={
+        "damage_per_battle": ("damage_dealt", "battles"),
+        "damage_taken_per_battle": ("damage_taken", "battles"),
+        "own_defeated_per_game": ("own_defeated", "games"),
+        "win_rate_going_first": ("first_wins", "first_games"),
+        "win_rate_going_second": ("second_wins", "second_games"),
+    },
+    describe_extras={
+        "damage": "damage dealt to the dummy ACE on each of the player's turns",
+        "damage_dealt": "damage dealt to the dummy ACE in battles",
+        "damage_taken": "counter-damage my attackers took (battles are computed both ways)",
+        "own_defeated": "my characters defeated by counter-damage (three lose the game)",
+    },
+))
