@@ -77,7 +77,9 @@ EFFECT_KINDS: dict[str, tuple[str, ...]] = {
     PHANTASMA: ("attack_mod", "defense_mod", "heal"),
     WS: ("climax_bonus",),
     CHAOS: (),
-    LYCEE: (),
+    # Lycee: stat_mod {ap, dp, sp} (items: the equipped character; areas: the character in that
+    # slot); draw / opp_mill {n, when: play | deck_bonus | penalty} (I draw n / the opponent mills n)
+    LYCEE: ("stat_mod", "draw", "opp_mill"),
 }
 
 
