@@ -5,7 +5,9 @@ meanwhile, ``DeckConflict`` is raised with what changed since, and nothing is wr
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -13,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from rules import games as g
-from rules.decktext import MAX_COUNT
+from rules.decktext import MAX_COUNT, parse_deck_text
 
 from .models import Deck, DeckVersion, ShareLink, Visibility
 from .selectors import deck_can_edit, deck_can_view, zones_diff
@@ -183,3 +185,51 @@ def share_link_create(*, deck: Deck, user: Any, version: int | None = None) -> S
         Deck.objects.filter(pk=deck.pk).update(visibility=Visibility.UNLISTED)
         deck.visibility = Visibility.UNLISTED
     return ShareLink.objects.create(deck=deck, version=version)
+
+
+SAMPLE_USER = "sample"
+_SAMPLE_FILE = re.compile(r"^(?P<game>[a-z]+)-(?P<name>[a-z0-9-]+)\.txt$")
+
+
+@transaction.atomic
+def sample_decks_load(*, root: Path) -> list[str]:
+    """Load ``root/<game>-<name>.txt`` as public decks of the ``sample`` user (idempotent: an
+    unchanged deck is left alone, a changed one gets a new version). Returns one line per deck.
+    Raises ``DeckInputError`` naming the file and line of anything unreadable (nothing is written).
+    """
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    user = User.objects.filter(username=SAMPLE_USER).first()
+    if user is None:
+        user = User(username=SAMPLE_USER)
+        user.set_unusable_password()
+        user.save()
+    out: list[str] = []
+    for path in sorted(Path(root).glob("*.txt")):
+        m = _SAMPLE_FILE.match(path.name)
+        if not m or m.group("game") not in g.GAMES:
+            raise DeckInputError("file", f"{path.name}: expected <game>-<name>.txt with game one of {', '.join(g.GAMES)}")
+        game = m.group("game")
+        text = path.read_text(encoding="utf-8")
+        parsed = parse_deck_text(text)
+        if parsed.errors:
+            e = parsed.errors[0]
+            raise DeckInputError("text", f"{path.name} line {e.line}: {e.message}")
+        comments = [ln.strip()[2:].strip() for ln in text.splitlines() if ln.strip().startswith("//")]
+        default_name = m.group("name").replace("-", " ").title()
+        name = (comments[0].split(":", 1)[0].strip() if comments else "") or default_name
+        description = "\n".join(comments)
+        zones = zones_normalize(parsed.zones())
+        deck = Deck.objects.filter(owner=user, game=game, name=name).first()
+        if deck is None:
+            deck_create(owner=user, game=game, name=name, zones=zones, description=description,
+                        visibility=Visibility.PUBLIC, note=f"sample deck {path.name}")
+            out.append(f"{path.name}: created")
+        elif deck.zones != zones or deck.description != description or deck.visibility != Visibility.PUBLIC:
+            deck_update(deck=deck, user=user, base_version=None, zones=zones, description=description,
+                        visibility=Visibility.PUBLIC, note=f"sample deck {path.name} changed")
+            out.append(f"{path.name}: updated")
+        else:
+            out.append(f"{path.name}: unchanged")
+    return out

@@ -47,6 +47,15 @@ class Command(BaseCommand):
     def load_decks(self, root: Path) -> None:
         """Sample decks (``fixtures/decks/<game>-<name>.txt``): loaded by the decks app (issue 4).
 
-        Extension point: the decks engineer replaces this body with the deck loading (cards are
-        already in the database when it runs).
+        Loaded as public decks of the ``sample`` user by ``decks.services.sample_decks_load``
+        (idempotent; cards are already in the database when it runs).
         """
+        from decks.services import DeckInputError, sample_decks_load
+
+        if not (root / "decks").is_dir():
+            return
+        try:
+            for line in sample_decks_load(root=root / "decks"):
+                self.stdout.write(line)
+        except DeckInputError as exc:
+            raise CommandError(f"sample decks refused: {exc.message}") from exc
