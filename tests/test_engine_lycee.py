@@ -1,0 +1,422 @@
+"""Lycee goldfish engine: golden scenarios (GAMES.md §5), exact-maths checks, properties."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.cards import CardRecord
+from rules.decktext import parse_deck_text
+from rules.engine import lycee
+from rules.engine.core import Action, Deck, EventLog, RunStats, game_rng, play_game, run_games
+from rules.odds import p_at_least
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ch(code: str, name: str = "", attrs: tuple = ("flower",), cost: dict | None = None, ap: int = 1,
+       dp: int = 1, sp: int = 1, ex: int = 1, slots: tuple = (), keywords: tuple = (),
+       keyword_costs: dict | None = None, effects: tuple = (), text: str = "", **kw) -> CardRecord:
+    cost = {"flower": 1} if cost is None else cost
+    return CardRecord(game="lycee", code=code, name=name or f"girl {code}", card_type="character",
+                      attributes=attrs, cost=sum(cost.values()), cost_detail=cost, ap=ap, dp=dp, sp=sp, ex=ex,
+                      slots=slots, keywords=keywords, keyword_costs=keyword_costs or {}, effects=effects,
+                      text=text, text_modelled=bool(effects), **kw)
+
+
+def card(code: str, ctype: str, attrs: tuple = ("flower",), cost: dict | None = None, ex: int = 1,
+         effects: tuple = (), text: str = "") -> CardRecord:
+    cost = {"star": 1} if cost is None else cost
+    return CardRecord(game="lycee", code=code, name=f"{ctype} {code}", card_type=ctype, attributes=attrs,
+                      cost=sum(cost.values()), cost_detail=cost, ex=ex, effects=effects, text=text,
+                      text_modelled=bool(effects))
+
+
+FILLER = ch("CH-9999", "filler", ap=1, dp=1, ex=1)
+# the worked example's cards (seed 004): エーデルフェルト姉妹（偽） AP3/DP3, エウリュアレ AP1/DP2, ステンノ SP2
+SISTERS = ch("CH-0587", "Edelfelt sisters", attrs=("moon", "space"), ap=3, dp=3, sp=1)
+EURYALE = ch("CH-0598", "Euryale", ap=1, dp=2, sp=1, ex=2)
+STHENO = ch("CH-0597", "Stheno", ap=1, dp=1, sp=2, ex=2)
+
+
+def lycee_deck() -> Deck:
+    """60 cards: 11 characters ×4 over the attributes, a DF stepper, an aggressive one, 16 events
+    (four with unmodelled text)."""
+    cards: list[CardRecord] = []
+    attrs = ("snow", "moon", "flower", "space", "sun")
+    for i in range(11):
+        a = attrs[i % 5]
+        cost = {a: 1, "star": i % 3} if i % 3 else {a: 1}
+        kw: tuple = ()
+        slots: tuple = ()
+        if i == 3:
+            kw = ("aggressive",)
+        if i == 4:
+            kw, slots = ("step",), ("DF-L", "DF-C", "DF-R")
+        if i == 5:
+            slots = ("AF-C",)
+        cards += [ch(f"CH-{i:04}", attrs=(a,), cost=cost, ap=1 + i % 3, dp=1 + (i + 1) % 3, ex=1 + i % 2,
+                     keywords=kw, slots=slots)] * 4
+    for i in range(16):
+        cards.append(card(f"EV-{i % 8:04}", "event", attrs=(attrs[i % 5],), ex=2,
+                          text="Draw a card and do something." if i % 8 == 7 else ""))
+    return Deck(game="lycee", main=tuple(cards))
+
+
+DECK = lycee_deck()
+
+
+def fresh(hand=(), field=None, opp_field=None, deck_size: int = 30, odeck: int = 40,
+          log: EventLog | None = None, turn: int = 1) -> lycee.LyceeState:
+    """A hand-built state: ``field`` is ``{slot: card}`` (deployed earlier), the player's turn ``turn``
+    comes next (going second: 2 draws)."""
+    state = lycee.LyceeState(DECK, random.Random(0), 0, {"opp_field": opp_field or {}}, log, setup=False)
+    state.deck = [FILLER] * deck_size
+    state.hand = list(hand)
+    for slot, c in (field or {}).items():
+        state.field[lycee.SLOT_INDEX[slot]] = lycee.Char(c, 0)
+    state.odeck = odeck
+    state.went_first = False
+    state.turn = turn - 1
+    return state
+
+
+def drive(state: lycee.LyceeState, answers: list[tuple] | None = None) -> list[str]:
+    """Play one turn of ``state`` through the generic contract; ``answers`` are consumed in order
+    for the ``main`` decisions (then the greedy pilot decides). Returns the decision kinds met."""
+    answers = list(answers or [])
+    pilot = lycee.GreedyPilot()
+    seen = []
+    state.start(state.scenario(state._my_turn()))
+    while not state.is_terminal():
+        kind = state.pending
+        seen.append(kind)
+        option = answers.pop(0) if answers and kind == "main" else pilot.decide(state, kind)
+        actions = state.legal_actions()
+        match = [a for a in actions if a.args == option]
+        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
+        state.apply(match[0])
+    return seen
+
+
+# -- golden scenarios from GAMES.md ---------------------------------------------------------------
+def test_battle_result_of_the_worked_example():
+    # AP3/DP3 attacks AP1/DP2: the defender is downed, the attacker survives
+    assert lycee.battle_result(3, 3, 1, 2) == (False, True)
+    # with an SP2 supporter the defender has DP 4 > 3: nobody is downed
+    assert lycee.battle_result(3, 3, 1, 2 + 2) == (False, False)
+    # both downed; Dash keeps its character when the other one is downed
+    assert lycee.battle_result(3, 1, 3, 1) == (True, True)
+    assert lycee.battle_result(3, 1, 3, 1, att_dash=True) == (False, True)
+    assert lycee.battle_result(3, 1, 3, 1, def_dash=True) == (True, False)
+
+
+def test_worked_example_defended_the_defender_is_downed():
+    log = EventLog()
+    state = fresh(field={"AF-C": SISTERS}, opp_field={"DF-C": EURYALE}, log=log)
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None, "Euryale (DP2) is downed by AP3"
+    assert state.field[1] is not None and not state.field[1].standing, "the attacker survives, rested"
+    assert state.odeck == 40 and state.counters["milled"] == 0
+    assert state.counters["downed_opp"] == 1 and state.counters["downed_own"] == 0
+    assert "defender downed" in log.as_text()
+
+
+def test_worked_example_with_an_sp2_supporter_nobody_is_downed():
+    state = fresh(field={"AF-C": SISTERS}, opp_field={"DF-C": EURYALE, "AF-C": STHENO})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is not None and state.ofield[4].card is EURYALE, "DP 2+2 = 4 > AP 3"
+    assert not state.ofield[1].standing, "Stheno rested to support"
+    assert state.field[1] is not None
+    assert state.counters["supports"] == 1 and state.counters["downed_opp"] == 0
+
+
+def test_worked_example_undefended_mills_the_printed_ap():
+    state = fresh(field={"AF-C": SISTERS})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.odeck == 40 - 3 and state.milled == [3]
+    # an item's AP bonus does not change the mill: the printed AP counts
+    state = fresh(field={"AF-C": SISTERS})
+    state.field[1].item = card("IT-0001", "item", effects=({"kind": "stat_mod", "ap": 2},))
+    state._recompute(state.field[1], 1)
+    assert state.field[1].ap == 5
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.odeck == 37
+
+
+def test_cost_three_paid_by_two_ex2_cards_wastes_one():
+    sakura = ch("CH-0404", "Matou Sakura", cost={"flower": 3}, ap=2)
+    escort = card("EV-0194", "event", attrs=("flower",), ex=2)
+    state = fresh(hand=[sakura, STHENO, escort])
+    state.deck = [FILLER] * 30
+    drive(state, [("deploy", "CH-0404", 0), ("end",)])
+    assert state.field[0] is not None and state.field[0].card is sakura
+    assert sorted(c.code for c in state.dust) == ["CH-0597", "EV-0194"]
+    assert state.counters["wasted_mana"] == 1
+    assert lycee.can_pay({"flower": 3}, [STHENO, escort])
+    assert not lycee.can_pay({"flower": 3}, [STHENO])
+
+
+def test_star_and_colorless_payment_rules():
+    colorless = card("EV-0001", "event", attrs=("star",), ex=2)
+    snow = card("EV-0002", "event", attrs=("snow",), ex=1)
+    rainbow = card("EV-0003", "event", attrs=("snow", "moon", "flower", "space", "sun"), ex=1)
+    assert lycee.can_pay({"star": 2}, [colorless]), "a star symbol takes any mana, colorless too"
+    assert not lycee.can_pay({"snow": 1}, [colorless]), "colorless mana pays only star symbols"
+    assert lycee.can_pay({"snow": 1, "star": 2}, [snow, colorless])
+    assert not lycee.can_pay({"snow": 2}, [snow, colorless])
+    assert lycee.can_pay({"moon": 1}, [rainbow]) and lycee.can_pay({"sun": 1}, [rainbow])
+    assert not lycee.can_pay({"moon": 1, "sun": 1}, [rainbow]), "one card gives one attribute"
+    assert lycee.can_pay({"moon": 1, "sun": 1}, [rainbow, rainbow])
+    # the least valuable cards are chosen, and none that the payment does not need
+    hand = [snow, colorless, rainbow]
+    assert lycee.find_payment({"snow": 1}, hand, [1, 0, 2]) == (0,)
+    assert lycee.find_payment({"star": 1}, hand, [1, 0, 2]) == (1,)
+    assert lycee.find_payment({"snow": 1, "moon": 1}, hand, [0, 1, 2]) == (0, 2)
+    assert lycee.find_payment({"snow": 3}, hand, [0, 1, 2]) is None
+
+
+def test_position_restriction_and_same_name_rule():
+    centre = ch("CH-0100", "centre only", slots=("AF-C",))
+    back = ch("CH-0101", "defender", slots=("DF-L", "DF-C", "DF-R"))
+    twin = ch("CH-0102", "Sakura", alt_names=("Dark Sakura",))
+    dark = ch("CH-0103", "Dark Sakura")
+    state = fresh(hand=[centre, back, twin, FILLER, FILLER, FILLER], field={"AF-L": dark})
+    state.start(state.scenario(state._my_turn()))
+    opts = state.options_main()
+    assert {o[2] for o in opts if o[:2] == ("deploy", "CH-0100")} == {1}
+    assert {o[2] for o in opts if o[:2] == ("deploy", "CH-0101")} == {3, 4, 5}
+    assert not [o for o in opts if o[:2] == ("deploy", "CH-0102")], "an alias of a name on the field"
+    # the slot taken by the centre-only card disappears from the others' options
+    state.apply(Action("main", ("deploy", "CH-0100", 1)))
+    assert all(o[2] != 1 for o in state.options_main() if o[0] == "deploy")
+
+
+def test_new_characters_attack_only_next_turn_unless_aggressive():
+    plain = ch("CH-0200", "plain", ap=2)
+    aggressive = ch("CH-0201", "rusher", ap=2, keywords=("aggressive",))
+    state = fresh(hand=[plain, aggressive, FILLER, FILLER, FILLER])
+    state.start(state.scenario(state._my_turn()))
+    state.apply(Action("main", ("deploy", "CH-0200", 0)))
+    state.apply(Action("main", ("deploy", "CH-0201", 2)))
+    attacks = [o for o in state.options_main() if o[0] == "attack"]
+    assert attacks == [("attack", 2, 2)]
+    state.apply(Action("main", ("attack", 2, 2)))
+    assert state.odeck == 38
+
+
+def test_step_moves_a_back_row_character_up_and_the_pilot_uses_it():
+    stepper = ch("CH-0300", "stepper", ap=2, keywords=("step",), slots=("DF-C",))
+    state = fresh(field={"DF-C": stepper})
+    drive(state)  # the greedy pilot
+    assert state.field[4] is None and state.field[1] is not None and state.field[1].card is stepper
+    assert state.counters["moves"] == 1 and state.odeck == 40 - 2
+    # sidestep only sideways, orderstep only forwards/backwards, jump anywhere
+    assert set(lycee._moves(4, "sidestep")) == {3, 5}
+    assert set(lycee._moves(4, "orderstep")) == {1}
+    assert set(lycee._moves(0, "step")) == {1, 3}
+    assert len(lycee._moves(0, "jump")) == 5
+
+
+def test_sideattack_may_choose_a_neighbouring_column():
+    side = ch("CH-0301", "flanker", ap=1, keywords=("sideattack",))
+    state = fresh(field={"AF-L": side, "AF-R": FILLER}, opp_field={"DF-L": EURYALE})
+    state.start(state.scenario(state._my_turn()))
+    attacks = [o for o in state.options_main() if o[0] == "attack"]
+    assert ("attack", 0, 0) in attacks and ("attack", 0, 1) in attacks
+    assert ("attack", 2, 1) not in attacks, "no sideattack: own column only"
+    state.apply(Action("main", ("attack", 0, 1)))  # column C is undefended: mill the printed AP
+    assert state.odeck == 39 and state.ofield[3] is not None
+
+
+def test_supporter_supports_without_resting_and_attacker_overrides_the_stat():
+    attacker = ch("CH-0400", "attacker", ap=2, dp=2)
+    helper = ch("CH-0401", "helper", sp=1, keywords=("supporter",))
+    state = fresh(field={"AF-C": attacker, "AF-L": helper}, opp_field={"DF-C": EURYALE})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None, "AP 2+1 = 3 > DP 2"
+    assert state.field[0].standing and state.field[0].supported, "Supporter: no rest, once a turn"
+    # an Attacker defender gets its supporters' SP on AP even in DF: AP 2+2 = 4 > DP 3
+    hitter = ch("CH-0402", "counter", ap=2, dp=5, keywords=("attacker",))
+    state = fresh(field={"AF-C": SISTERS}, opp_field={"DF-C": hitter, "AF-C": STHENO})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.field[1] is None and state.counters["downed_own"] == 1
+    assert SISTERS in state.dust and state.ofield[4] is not None
+
+
+def test_taxes_trash_and_wakeup():
+    trash = ch("CH-0500", "taxed", ap=2, keywords=("tax_trash", "penalty"),
+               keyword_costs={"tax_trash": {"snow": 1}}, effects=({"kind": "draw", "n": 1, "when": "penalty"},))
+    sleepy = ch("CH-0501", "sleepy", ap=2, keywords=("tax_wakeup",), keyword_costs={"tax_wakeup": {"star": 1}})
+    # nothing in hand: the trash tax cannot be paid → dust box, and its Penalty draws 1
+    state = fresh(field={"AF-L": trash})
+    seen = drive(state)
+    assert seen[0] == "tax" and trash in state.dust
+    assert all(c is None or c.card is not trash for c in state.field)
+    assert len(state.hand) + len(state.dust) + state.counters["deployed"] == 1 + 1 + 2, "penalty 1 + draw 2"
+    # unpaid tax wakeup: it stays rested and cannot attack
+    state = fresh(field={"AF-R": sleepy})
+    state.field[2].standing = False
+    drive(state)
+    assert not state.field[2].standing and state.odeck == 40
+    # paid with the least valuable card: it stays and attacks
+    state = fresh(hand=[card("EV-0900", "event", attrs=("snow",))], field={"AF-L": trash})
+    drive(state)
+    assert state.counters["taxes_paid"] == 1 and state.field[0] is not None and state.odeck == 38
+
+
+def test_deck_bonus_resolves_after_deck_damage():
+    bonus = ch("CH-0600", "bonus", ap=2, keywords=("deck_bonus",),
+               effects=({"kind": "opp_mill", "n": 1, "when": "deck_bonus"}, {"kind": "draw", "n": 1, "when": "deck_bonus"}))
+    state = fresh(field={"AF-L": bonus})
+    drive(state, [("attack", 0, 0), ("end",)])
+    assert state.odeck == 40 - 2 - 1 and len(state.hand) == 2 + 1
+
+
+def test_items_areas_and_conversion():
+    girl = ch("CH-0700", "Sakura", ap=1, dp=1)
+    convert = ch("CH-0701", "Dark Sakura", ap=3, conversion_target="Sakura")
+    sword = card("IT-0700", "item", effects=({"kind": "stat_mod", "ap": 1, "dp": 2},))
+    garden = card("AR-0700", "area", effects=({"kind": "stat_mod", "sp": 1},))
+    spare = card("EV-0701", "event")  # the least valuable cards pay first
+    state = fresh(hand=[spare, spare, convert, sword, garden, FILLER], field={"AF-L": girl})
+    state.start(state.scenario(state._my_turn()))
+    opts = state.options_main()
+    assert ("convert", "CH-0701", 0) in opts
+    assert ("item", "IT-0700", 0) in opts and ("area", "AR-0700", 5) in opts
+    state.apply(Action("main", ("item", "IT-0700", 0)))
+    assert (state.field[0].ap, state.field[0].dp) == (2, 3)
+    assert not [o for o in state.options_main() if o[0] == "item"], "one item per character"
+    state.apply(Action("main", ("area", "AR-0700", 0)))
+    assert state.field[0].sp == 2
+    state.apply(Action("main", ("convert", "CH-0701", 0)))
+    assert state.field[0].card is convert and girl in state.hand and sword in state.dust
+    assert "Sakura" in state.field[0].names
+
+
+def test_hand_limit_and_first_player_draws_one():
+    state = fresh(hand=[card(f"EV-08{i:02}", "event") for i in range(7)], deck_size=30)
+    seen = drive(state, [("end",)])
+    assert seen.count("discard") == 2 and len(state.hand) == 7
+    state = lycee.LyceeState(DECK, game_rng(1, 0), 0, {"first": "me"}, None)
+    assert state.turn == 1 and len(state.hand) == 8 and len(state.deck) == 60 - 8
+
+
+def test_win_and_loss_by_deck_out():
+    state = fresh(field={"AF-L": SISTERS}, odeck=3)
+    drive(state, [("attack", 0, 0)])
+    assert state.outcome == "win" and state.odeck == 0
+    state = fresh(deck_size=2)
+    drive(state, [])
+    assert state.outcome == "loss" and "0 cards" in state.reason
+
+
+def test_opening_hand_always_holds_a_character():
+    """4 copies of X and 4 other characters in 60: the opening 7 is redrawn while it has no
+    character, so P(X in hand) = P(X in 7) / P(any character in 7). 4,000 games, 4 standard errors."""
+    x = ch("CH-1000", "X")
+    other = ch("CH-1001", "Y")
+    ev = card("EV-1000", "event")
+    deck = Deck(game="lycee", main=(x,) * 4 + (other,) * 4 + (ev,) * 52)
+    n = 4000
+    hits = redraws = 0
+    for i in range(n):
+        state = lycee.LyceeState(deck, game_rng("odds", i), i, {}, None)
+        hand = state.opening_hand
+        assert len(hand) == 7 and any(c.card_type == "character" for c in hand)
+        hits += x in hand
+        redraws += state.counters["redraws"]
+    p = p_at_least(60, 4, 7) / p_at_least(60, 8, 7)
+    se = (p * (1 - p) / n) ** 0.5
+    assert abs(hits / n - p) < 4 * se, (hits / n, p)
+    assert redraws > 0
+
+
+# -- reproducibility and properties -------------------------------------------------------------
+def test_same_seed_and_index_same_log_on_both_paths():
+    a = play_game(DECK, "s", 3, log=True)[1].as_list()
+    assert a == play_game(DECK, "s", 3, log=True)[1].as_list() and len(a) > 20
+    log = EventLog()
+    state = lycee.LyceeState(DECK, game_rng("s", 3), 3, {"turn_cap": 40}, log)
+    pilot = lycee.GreedyPilot()
+    while not state.is_terminal():
+        state.apply(pilot.choose(state, state.legal_actions()))
+    assert log.as_list() == a
+    assert play_game(DECK, "s", 4, log=True)[1].as_list() != a
+    text = play_game(DECK, "s", 3, log=True)[1].as_text()
+    assert "opening hand" in text and "undefended: the dummy mills" in text
+
+
+def test_chunked_runs_merge_to_the_same_stats():
+    whole = run_games(DECK, 9, range(60))
+    parts = run_games(DECK, 9, range(0, 25)).merge(run_games(DECK, 9, range(25, 60)))
+    assert whole.to_dict() == parts.to_dict()
+    assert RunStats.from_dict(json.loads(json.dumps(whole.to_dict()))).to_dict() == whole.to_dict()
+    assert whole.outcomes["win"] == 60 and sum(whole.per_turn["milled"].values()) == whole.counters["milled"]
+    assert whole.first_playable and whole.summary()["extras"]["ratios"]["milled_per_attack"]["value"] > 1
+
+
+def _invariants(state: lycee.LyceeState, n: int) -> None:
+    assert state.card_count() == n, "a card was created or lost"
+    assert state.odeck >= 0 and state.ohand >= 0 and state.odust >= 0
+    assert all(v >= 0 for v in state.counters.values())
+    assert len([c for c in state.field if c is not None]) <= 6
+    names = [n for c in state.field if c is not None for n in (c.card.name,)]
+    assert len(names) == len(set(names)), "two characters of the same name"
+    assert state.turn <= state.turn_cap
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data(), odeck=st.sampled_from([20, 60]))
+def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data, odeck):
+    state = lycee.LyceeState(DECK, game_rng(seed, 0), 0, {"turn_cap": 6, "dummy_deck_size": odeck}, None)
+    steps = 0
+    while not state.is_terminal():
+        _invariants(state, 60)
+        actions = state.legal_actions()
+        assert actions, "a live state always offers an action"
+        i = data.draw(st.integers(0, len(actions) - 1)) if steps < 120 else 0
+        state.apply(actions[i])
+        steps += 1
+    _invariants(state, 60)
+    assert state.legal_actions() == []
+    r = state.result()
+    assert r.outcome in ("win", "loss", "capped") and r.turn <= 6
+
+
+def test_illegal_actions_are_refused():
+    state = lycee.LyceeState(DECK, game_rng(1, 0), 0, {}, None)
+    with pytest.raises(ValueError, match="illegal"):
+        state.apply(Action("main", ("deploy", "NOPE", 0)))
+    with pytest.raises(ValueError, match="dummy_deck_size"):
+        lycee.LyceeState(DECK, game_rng(1, 0), 0, {"dummy_deck_size": 3}, None)
+
+
+def test_unmodelled_cards_are_listed():
+    assert [c.code for c in DECK.unmodelled()] == ["EV-0007"]
+
+
+# -- the sample decks -----------------------------------------------------------------------------
+def _fixture_decks(game: str) -> list[tuple[str, Deck]]:
+    data = json.loads((ROOT / "fixtures" / "cards" / f"{game}.json").read_text(encoding="utf-8"))
+    cards = {c["code"]: CardRecord.from_dict(c, game=game) for c in data["cards"]}
+    out = []
+    for path in sorted((ROOT / "fixtures" / "decks").glob(f"{game}-*.txt")):
+        parsed = parse_deck_text(path.read_text(encoding="utf-8"))
+        assert not parsed.errors, path
+        out.append((path.stem, Deck.from_counts(game, parsed.zones(), cards)))
+    return out
+
+
+@pytest.mark.parametrize("name,deck", _fixture_decks("lycee"), ids=lambda x: x if isinstance(x, str) else "")
+def test_every_sample_deck_plays(name, deck):
+    assert len(deck.main) == 60
+    stats = run_games(deck, "fixtures", range(40))
+    assert stats.games == 40 and stats.outcomes["win"] + stats.outcomes["loss"] + stats.outcomes["capped"] == 40
+    assert stats.outcomes["win"] > 30, stats.outcomes
+    log = play_game(deck, "fixtures", 0, log=True)[1].as_text()
+    assert "deploy" in log and "attacks" in log
