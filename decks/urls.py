@@ -20,4 +20,6 @@ urlpatterns = [
     path("decks/<int:pk>/export.json", views.deck_export_json_view, name="deck-export-json"),
     path("d/<str:slug>/", views.deck_shared_view, name="deck-shared"),
     path("d/<str:slug>/fork/", views.deck_shared_fork_view, name="deck-shared-fork"),
+    path("d/<str:slug>/export.txt", views.deck_shared_export_text_view, name="deck-shared-export-text"),
+    path("d/<str:slug>/export.json", views.deck_shared_export_json_view, name="deck-shared-export-json"),
 ]

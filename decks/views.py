@@ -409,24 +409,41 @@ def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "decks/deck_confirm_delete.html", {"deck": deck})
 
 
-def _export_snapshot(request: HttpRequest, pk: int) -> tuple[Deck, dict[str, Any]]:
-    deck = _deck_or_404(request, pk)
-    version = _int(request.GET.get("version"), deck.version, 1, 10**9)
+def _export_snapshot(request: HttpRequest, pk: int | None = None, slug: str | None = None
+                     ) -> tuple[Deck, dict[str, Any]]:
+    if slug is not None:
+        found = deck_get_by_slug(slug, user=request.user)
+        if found is None:
+            raise Http404("No deck behind this link.")
+        deck = found
+        # a link shows exactly one version: the pinned one, or the latest
+        version = deck.shared_version or deck.version
+    else:
+        deck = _deck_or_404(request, pk)
+        version = _int(request.GET.get("version"), deck.version, 1, 10**9)
     try:
         return deck, deck_snapshot(deck=deck, version=version)
     except DeckVersion.DoesNotExist:
         raise Http404(f"Deck has no version {version}.") from None
 
 
-def deck_export_text_view(request: HttpRequest, pk: int) -> HttpResponse:
-    deck, snap = _export_snapshot(request, pk)
+def deck_export_text_view(request: HttpRequest, pk: int | None = None, slug: str | None = None) -> HttpResponse:
+    deck, snap = _export_snapshot(request, pk, slug)
     resp = HttpResponse(export_text(deck, snap), content_type="text/plain; charset=utf-8")
     resp["Content-Disposition"] = f'inline; filename="deck-{deck.pk}-v{snap["version"]}.txt"'
     return resp
 
 
-def deck_export_json_view(request: HttpRequest, pk: int) -> HttpResponse:
-    deck, snap = _export_snapshot(request, pk)
+def deck_export_json_view(request: HttpRequest, pk: int | None = None, slug: str | None = None) -> HttpResponse:
+    deck, snap = _export_snapshot(request, pk, slug)
     resp = JsonResponse({"id": deck.pk, "owner": deck.owner.username, **snap}, json_dumps_params={"ensure_ascii": False})
     resp["Content-Disposition"] = f'inline; filename="deck-{deck.pk}-v{snap["version"]}.json"'
     return resp
+
+
+def deck_shared_export_text_view(request: HttpRequest, slug: str) -> HttpResponse:
+    return deck_export_text_view(request, slug=slug)
+
+
+def deck_shared_export_json_view(request: HttpRequest, slug: str) -> HttpResponse:
+    return deck_export_json_view(request, slug=slug)

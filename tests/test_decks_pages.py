@@ -214,6 +214,12 @@ def test_share_link_page_and_pinned_version(cards, alice, bob):
     deck_update(deck=deck, user=alice, base_version=1, zones={"main": {"WST/W01-001": 4}})
     html = Client().get(f"/d/{link.slug}/").content.decode()
     assert "pinned by the link; latest is 2" in html and "Legal Weiß Schwarz deck" in html
+    assert f"/playtests/new/?share={link.slug}" in html
+    # exports through the link give the pinned version, whatever ?version says
+    text = Client().get(f"/d/{link.slug}/export.txt?version=2").content.decode()
+    assert "version 1" in text.splitlines()[0] and "4 WST/W01-C1" in text
+    assert Client().get(f"/d/{link.slug}/export.json").json()["version"] == 1
+    assert Client().get(f"/d/{deck.slug}/export.json").json()["version"] == 2
     r = logged_in(bob).post(f"/d/{link.slug}/fork/")
     fork = Deck.objects.get(owner=bob)
     assert r.status_code == 302 and fork.forked_from_id == deck.pk and fork.forked_from_version == 1
