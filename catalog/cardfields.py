@@ -161,3 +161,16 @@ def card_normalize(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
             value = {str(k): (dict(v) if isinstance(v, Mapping) else v) for k, v in value.items()}
         out[name] = value
     return out, problems
+
+
+_FIRST_KEYS = {"kind": 0, "name": 0, "code": 0}
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with every nested object's keys in one fixed order (``kind``/``name``/``code`` first,
+    then alphabetical), so exports are byte-identical whatever order the database keeps JSON keys in."""
+    if isinstance(value, Mapping):
+        return {k: canonical(value[k]) for k in sorted(value, key=lambda k: (_FIRST_KEYS.get(k, 1), k))}
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return value

@@ -8,7 +8,8 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models.functions import Collate
 from django.utils import timezone
 
 from rules import games as g
@@ -319,7 +320,7 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
             c.pk = ids[c.code]
     summary.created = len(created)
     if updated:
-        Card.objects.bulk_update(updated, fields=sorted(changed_fields) + ["updated"], batch_size=BATCH)
+        _bulk_update_rows(updated, sorted(changed_fields) + ["updated"])
     summary.facets = card_sync_facets(cards=created + updated)
 
     if printing_cards:
@@ -331,6 +332,35 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
         ]
         CardPrinting.objects.bulk_create(rows, batch_size=BATCH)
         summary.printings = len(rows)
+
+
+def _bulk_update_rows(cards: list[Card], names: list[str]) -> None:
+    """``UPDATE card SET … FROM (VALUES …)`` in batches: the same effect as ``bulk_update`` without
+    its per-row ``CASE WHEN`` expressions, which cost seconds per thousand cards to build.
+    Works on PostgreSQL and SQLite ≥ 3.33 (``UPDATE … FROM``)."""
+    from django.db import connection
+
+    fields = [Card._meta.get_field(name) for name in names]
+    pk = Card._meta.pk
+    qn = connection.ops.quote_name
+    table = qn(Card._meta.db_table)
+    pg = connection.vendor == "postgresql"
+    columns = [pk, *fields]
+    cell = ", ".join(f"CAST(%s AS {f.db_type(connection)})" if pg else "%s" for f in columns)
+    per_batch = max(1, min(BATCH, 30000 // len(columns)))
+    aliases = ", ".join(f"column{i} AS {qn(f.column)}" for i, f in enumerate(columns, start=1))
+    sets = ", ".join(f"{qn(f.column)} = v.{qn(f.column)}" for f in fields)
+    with connection.cursor() as cursor:
+        for batch in _chunks(cards, per_batch):
+            params: list[Any] = []
+            for card in batch:
+                params.extend(f.get_db_prep_save(getattr(card, f.attname), connection) for f in columns)
+            values = ", ".join(f"({cell})" for _ in batch)
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM (SELECT {aliases} FROM (VALUES {values}) AS vv) AS v "
+                f"WHERE {table}.{qn(pk.column)} = v.{qn(pk.column)}",
+                params,
+            )
 
 
 def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str, str, str]],
@@ -354,7 +384,9 @@ def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str
 
 def card_export_rows(*, game: str) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Every card of ``game`` in code order as ``(card dict, printings)``, streamed in chunks."""
-    cards = Card.objects.filter(game=game).order_by("code").prefetch_related("printings")
+    # Byte order of the code on every database (PostgreSQL's default collation may be locale-aware).
+    order = Collate("code", "C") if connection.vendor == "postgresql" else "code"
+    cards = Card.objects.filter(game=game).order_by(order).prefetch_related("printings")
     for card in cards.iterator(chunk_size=2000):
         printings = sorted(
             ({"code": p.code, "rarity": p.rarity, "image_url": p.image_url} for p in card.printings.all()),

@@ -173,3 +173,13 @@ def test_sample_deck_parses_resolves_and_is_legal(path):
         assert 0 < sum(zones["extra"].values()) <= 10
         (partner,) = zones["partner"]
         assert partner in zones["main"] and own[partner].card_type == "character"
+
+
+@pytest.mark.django_db
+def test_fixture_files_are_in_canonical_export_form():
+    """``export_cards`` reproduces each fixture file byte for byte (edit them, then re-export to tidy)."""
+    call_command("load_sample_data", stdout=io.StringIO())
+    for game in g.GAMES:
+        out = io.StringIO()
+        call_command("export_cards", "--game", game, stdout=out)
+        assert out.getvalue() == (FIXTURES / "cards" / f"{game}.json").read_text(encoding="utf-8"), game

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from catalog.cardfields import BOOL_FIELDS, FIELD_ORDER, INT_FIELDS, LIST_FIELDS
+from catalog.cardfields import BOOL_FIELDS, FIELD_ORDER, INT_FIELDS, LIST_FIELDS, canonical
 
 from . import ImportProblem, ImportRecord, register
 
@@ -175,7 +175,7 @@ def format_cell(column: str, value: Any) -> str:
     if column in BOOL_FIELDS:
         return "true" if value else "false"
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False) if value else ""
+        return json.dumps(canonical(value), ensure_ascii=False) if value else ""
     return str(value)
 
 

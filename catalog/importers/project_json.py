@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from catalog.cardfields import FIELD_ORDER, is_default
+from catalog.cardfields import FIELD_ORDER, canonical, is_default
 
 from . import ImportProblem, ImportRecord, register
 
@@ -87,11 +87,11 @@ class ProjectJson:
         fh.write(f'{{\n  "format": "{FORMAT_NAME}",\n  "version": {VERSION},\n  "game": {json.dumps(game)},\n  "cards": [')
         count = 0
         for card, printings in cards:
-            out = {k: card[k] for k in FIELD_ORDER if k != "game" and k in card and not is_default(k, card[k])}
+            out = {k: canonical(card[k]) for k in FIELD_ORDER if k != "game" and k in card and not is_default(k, card[k])}
             if card.get("game") != game:
                 out["game"] = card.get("game")
             if printings:
-                out["printings"] = printings
+                out["printings"] = canonical(printings)
             fh.write(("\n    " if count == 0 else ",\n    ") + json.dumps(out, ensure_ascii=False))
             count += 1
         fh.write("\n  ]\n}\n" if count else "]\n}\n")
