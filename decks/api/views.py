@@ -5,6 +5,8 @@ import re
 from typing import Any
 
 from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
@@ -82,6 +84,8 @@ class ValidateView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(request=ValidateSerializer, responses=OpenApiTypes.OBJECT, operation_id="decks_validate",
+                   description="Validate a deck given as entries or deck text; anonymous use allowed.")
     def post(self, request: Request) -> Response:
         s = ValidateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
@@ -103,6 +107,9 @@ class ValidateView(APIView):
 class DeckListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=DeckSerializer(many=True), operation_id="decks_list", parameters=[
+        OpenApiParameter("game", str), OpenApiParameter("owner", str), OpenApiParameter("mine", bool),
+        OpenApiParameter("q", str)])
     def get(self, request: Request) -> Response:
         from rest_framework.pagination import PageNumberPagination
 
@@ -111,6 +118,7 @@ class DeckListView(APIView):
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(DeckSerializer(page, many=True, context={"request": request}).data)
 
+    @extend_schema(request=DeckWriteSerializer, responses={201: DeckDetailSerializer}, operation_id="decks_create")
     def post(self, request: Request) -> Response:
         s = DeckWriteSerializer(data=request.data)
         s.is_valid(raise_exception=True)
@@ -144,13 +152,18 @@ class DeckObjectMixin:
 class DeckDetailView(DeckObjectMixin, APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=DeckDetailSerializer, operation_id="decks_retrieve")
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         return _with_etag(Response(_detail(deck, request)), deck)
 
+    @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer, operation_id="decks_update",
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)])
     def put(self, request: Request, pk: int) -> Response:
         return self.patch(request, pk)
 
+    @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer, operation_id="decks_partial_update",
+                   parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)])
     def patch(self, request: Request, pk: int) -> Response:
         deck = self.get_own_deck(request, pk)
         s = DeckWriteSerializer(data=request.data)
@@ -191,6 +204,7 @@ class DeckDetailView(DeckObjectMixin, APIView):
             return _with_etag(resp, exc.deck)
         return _with_etag(Response(_detail(deck, request)), deck)
 
+    @extend_schema(responses={204: None}, operation_id="decks_destroy")
     def delete(self, request: Request, pk: int) -> Response:
         deck = self.get_own_deck(request, pk)
         deck_delete(deck=deck, user=request.user)
@@ -200,6 +214,7 @@ class DeckDetailView(DeckObjectMixin, APIView):
 class DeckVersionListView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=DeckVersionSerializer(many=True), operation_id="decks_versions_list")
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         return Response(DeckVersionSerializer(deck_version_list(deck=deck), many=True).data)
@@ -208,6 +223,7 @@ class DeckVersionListView(DeckObjectMixin, APIView):
 class DeckVersionDetailView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=DeckVersionDetailSerializer, operation_id="decks_versions_retrieve")
     def get(self, request: Request, pk: int, number: int) -> Response:
         deck = self.get_deck(request, pk)
         v = deck_version_get(deck=deck, number=number)
@@ -230,6 +246,8 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int:
 class DeckDiffView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="decks_diff", parameters=[
+        OpenApiParameter("from", int), OpenApiParameter("to", int)])
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         a = _int_param(request, "from", max(1, deck.version - 1))
@@ -259,6 +277,7 @@ def _fork(request: Request, deck: Deck, *, via_link: bool) -> Response:
 class DeckForkView(DeckObjectMixin, APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(request=VersionRefSerializer, responses={201: DeckDetailSerializer}, operation_id="decks_fork")
     def post(self, request: Request, pk: int) -> Response:
         return _fork(request, self.get_deck(request, pk), via_link=False)
 
@@ -266,10 +285,12 @@ class DeckForkView(DeckObjectMixin, APIView):
 class DeckShareView(DeckObjectMixin, APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(responses=ShareLinkSerializer(many=True), operation_id="decks_shares_list")
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_own_deck(request, pk)
         return Response(ShareLinkSerializer(deck.share_links.all(), many=True, context={"request": request}).data)
 
+    @extend_schema(request=VersionRefSerializer, responses={201: ShareLinkSerializer}, operation_id="decks_shares_create")
     def post(self, request: Request, pk: int) -> Response:
         deck = self.get_own_deck(request, pk)
         s = VersionRefSerializer(data=request.data)
@@ -287,6 +308,8 @@ class DeckExportView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
     renderer_classes = [PlainTextRenderer, JSONRenderer, BrowsableAPIRenderer]
 
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.OBJECT},
+                   operation_id="decks_export", parameters=[OpenApiParameter("version", int)])
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         return _export(request, deck)
@@ -310,6 +333,7 @@ def _export(request: Request, deck: Deck) -> Response:
 class SharedDeckView(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=DeckDetailSerializer, operation_id="shared_deck_retrieve")
     def get(self, request: Request, slug: str) -> Response:
         deck = deck_get_by_slug(slug, user=request.user)
         if deck is None:
@@ -327,6 +351,7 @@ class SharedDeckView(APIView):
 class SharedDeckForkView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(request=VersionRefSerializer, responses={201: DeckDetailSerializer}, operation_id="shared_deck_fork")
     def post(self, request: Request, slug: str) -> Response:
         deck = deck_get_by_slug(slug, user=request.user)
         if deck is None:
