@@ -155,12 +155,14 @@ def test_summon_rules():
     a = ch("CH-A", "Alice", 3, 3)
     a2 = ch("CH-A2", "Alice", 4, 3, title="Other")
     hero_ally = ch("CH-H3", "Hero", 9, 9, title="Other")
-    state = fresh(hand=[a2, hero_ally, FILLER, FILLER], field={0: a, 1: FILLER})
+    zed = ch("CH-Z", "Zed", 1, 1)
+    state = fresh(hand=[a2, hero_ally, zed], field={0: a, 1: FILLER})
     state.start(state.scenario(state._my_turn()))
     opts = state.options_main()
     assert {o[2] for o in opts if o[:2] == ("summon", "CH-A2")} == {0}, "same name: it takes that slot"
     assert not [o for o in opts if o[1:2] == ("CH-H3",)], "the partner's name can never be summoned"
-    assert {o[2] for o in opts if o[:2] == ("summon", "CH-F")} == {0, 1, 2, 4}
+    assert {o[2] for o in opts if o[:2] == ("summon", "CH-F")} == {1}
+    assert {o[2] for o in opts if o[:2] == ("summon", "CH-Z")} == {0, 1, 2, 4}, "empty or occupied ally slots"
     state.apply(Action("main", ("summon", "CH-A2", 0)))
     assert state.field[0].card is a2 and a in state.waiting
     assert not [o for o in state.options_main() if o[0] == "summon"], "once per turn"
