@@ -215,6 +215,17 @@ def test_step_moves_a_back_row_character_up_and_the_pilot_uses_it():
     drive(state)  # the greedy pilot
     assert state.field[4] is None and state.field[1] is not None and state.field[1].card is stepper
     assert state.counters["moves"] == 1 and state.odeck == 40 - 2
+    # a Step with a cost pays it (the least valuable card); without the means it cannot move
+    paid = ch("CH-0302", "paid stepper", ap=2, keywords=("step",), keyword_costs={"step": {"star": 1}},
+              slots=("DF-L",))
+    state = fresh(field={"DF-L": paid})
+    drive(state)
+    assert state.field[0] is not None and state.field[0].card is paid and len(state.dust) >= 1
+    state = fresh(field={"DF-L": paid})
+    state.hand = []
+    assert state.move_keyword(3, 0) is None
+    state.hand = [FILLER]
+    assert state.move_keyword(3, 0) == ("step", (0,))
     # sidestep only sideways, orderstep only forwards/backwards, jump anywhere
     assert set(lycee._moves(4, "sidestep")) == {3, 5}
     assert set(lycee._moves(4, "orderstep")) == {1}

@@ -537,6 +537,11 @@ class LyceeState(ScriptedState):
             self.version += 1
             if verb == "move":
                 a, b = choice[1], choice[2]
+                kw, pay = self.move_keyword(a, b)
+                if pay:
+                    paid = self._pay(pay)
+                    if log is not None:
+                        self.say("me", "pay", f"{kw} cost: " + ", ".join(p.name for p in paid))
                 c = field[a]
                 field[a], field[b] = None, c
                 c.moved = True
@@ -605,6 +610,21 @@ class LyceeState(ScriptedState):
         if free is None:
             free = [s for s in ALL_SLOTS if field[s] is None]
         return [s for s in free if not allowed or SLOTS[s] in allowed]
+
+    def move_keyword(self, slot: int, to: int) -> tuple[str, tuple[int, ...]] | None:
+        """The Step-family keyword (and its payment, when it has a cost) that moves the character in
+        ``slot`` to the empty ``to``: standing, once a turn, outside battle, own field only."""
+        c = self.field[slot]
+        if c is None or not c.standing or c.moved or self.field[to] is not None:
+            return None
+        best = None
+        for kw in STEP_KEYWORDS:
+            if kw in c.card.keywords and to in _moves(slot, kw):
+                cost = c.card.keyword_costs.get(kw) or {}
+                pay = self.payment_for(cost) if cost else ()
+                if pay is not None and (best is None or len(pay) < len(best[1])):
+                    best = (kw, pay)
+        return best
 
     def _recompute(self, c: Char, slot: int) -> None:
         """Printed values plus its item and the area of its slot (temporary changes dropped)."""
@@ -817,11 +837,8 @@ class LyceeState(ScriptedState):
         for s, c in enumerate(field):
             if c is None or not c.standing or c.moved:
                 continue
-            dests: set[int] = set()
-            for kw in STEP_KEYWORDS:
-                if kw in c.card.keywords:
-                    dests.update(to for to in _moves(s, kw) if field[to] is None)
-            out.extend(("move", s, to) for to in sorted(dests))
+            dests = [to for to in ALL_SLOTS if field[to] is None and self.move_keyword(s, to) is not None]
+            out.extend(("move", s, to) for to in dests)
         for s in self.attackers():
             out.extend(("attack", s, col) for col in self.attack_targets(s))
         return out
@@ -921,11 +938,10 @@ class GreedyPilot(ScriptedPilot):
             c = field[s]
             if c is None or not c.standing or c.moved or not (c.entered < turn or "aggressive" in c.card.keywords):
                 continue
-            for kw in STEP_KEYWORDS:
-                if kw in c.card.keywords:
-                    for to in _moves(s, kw):
-                        if to < 3 and field[to] is None:
-                            return ("move", s, to)
+            if any(kw in c.card.keywords for kw in STEP_KEYWORDS):
+                for to in (s - 3, 0, 1, 2):
+                    if field[to] is None and state.move_keyword(s, to) is not None:
+                        return ("move", s, to)
         # 2. deploy the best character (AF first)
         hand = state.hand
         free = [s for s in ALL_SLOTS if field[s] is None]

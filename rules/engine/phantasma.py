@@ -24,8 +24,8 @@ kinds and their options:
 
 Structured effects (``effects`` entries): ``attack_mod`` / ``defense_mod`` with ``value`` (an
 item's apply while it is equipped, an event's or EX skill's until the end of the turn; ``target``
-``self`` / ``opponent``, default by the sign of the value) and ``heal`` (``value`` damage removed,
-all when absent). Anything else is free text: unmodelled.
+``equipped`` / ``own_character`` / ``opponent``, default by the sign) and ``heal`` (``amount``
+damage removed, all of it when absent); the number is ``amount`` (``value`` is accepted too). Anything else is free text: unmodelled.
 """
 from __future__ import annotations
 
@@ -66,19 +66,24 @@ def _fold(values: dict[str, Any], item: CardRecord, sign: int) -> None:
     for e in item.effects:
         k = e.get("kind")
         if k == "attack_mod":
-            values["atk"] += sign * int(e.get("value", 0))
+            values["atk"] += sign * amount(e)
         elif k == "defense_mod":
-            values["def"] += sign * int(e.get("value", 0))
+            values["def"] += sign * amount(e)
+
+
+def amount(effect: Mapping[str, Any]) -> int:
+    """An effect's number: ``amount`` (the card format's key) or ``value``."""
+    return int(effect.get("amount", effect.get("value", 0)) or 0)
 
 
 def _target(effect: Mapping[str, Any]) -> int:
-    """+1 = one of my characters, -1 = the opponent's. Default: by the sign of the value."""
+    """+1 = one of my characters, -1 = the opponent's. Default: by the sign of the amount."""
     t = effect.get("target")
-    if t in ("self", "own"):
+    if t in ("self", "own", "own_character", "equipped"):
         return 1
-    if t in ("opponent", "enemy"):
+    if t in ("opponent", "enemy", "opponent_character", "opponent_ace"):
         return -1
-    return 1 if int(effect.get("value", 0)) >= 0 or effect.get("kind") == "heal" else -1
+    return 1 if amount(effect) >= 0 or effect.get("kind") == "heal" else -1
 
 
 def modelled_effects(card: CardRecord) -> tuple[Mapping[str, Any], ...]:
@@ -531,9 +536,9 @@ class PhantasmaState(ScriptedState):
                 if isinstance(holder, Char):
                     _heal(holder, e)
             elif k == "attack_mod":
-                holder.atk_mod += int(e.get("value", 0))
+                holder.atk_mod += amount(e)
             elif k == "defense_mod":
-                holder.def_mod += int(e.get("value", 0))
+                holder.def_mod += amount(e)
 
     # -- battle --------------------------------------------------------------------------------
     def preview(self, cid: int, b: int) -> tuple[int, int]:
@@ -672,7 +677,7 @@ class PhantasmaState(ScriptedState):
 
 def _heal(char: Char, effect: Mapping[str, Any]) -> None:
     """Remove ``value`` damage (all of it when no value is given)."""
-    n = int(effect.get("value", 0)) or char.dmg
+    n = amount(effect) or char.dmg
     char.dmg = max(0, char.dmg - n)
 
 
@@ -789,8 +794,8 @@ class GreedyPilot(ScriptedPilot):
     @staticmethod
     def _buff_target(state: PhantasmaState, card: CardRecord, cid: int) -> int | None:
         effects = modelled_effects(card)
-        atk = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "attack_mod")
-        dfn = sum(int(e.get("value", 0)) for e in effects if e.get("kind") == "defense_mod")
+        atk = sum(amount(e) for e in effects if e.get("kind") == "attack_mod")
+        dfn = sum(amount(e) for e in effects if e.get("kind") == "defense_mod")
         if atk < 0 or dfn < 0:
             return -1 if atk <= 0 and dfn <= 0 else None
         if atk > 0 or dfn > 0:
