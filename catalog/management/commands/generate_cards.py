@@ -42,6 +42,9 @@ TEXTS = (
 )
 
 
+SET_SIZE = 100
+
+
 class Generator:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"generate_cards:{seed}")
@@ -64,7 +67,7 @@ class Generator:
 
     def card(self, game: str, i: int) -> dict[str, Any]:
         r = self.rng
-        set_no = i // 100
+        set_no = i // SET_SIZE
         base = {
             "game": game, "name": self.name(), "rarity": r.choices(("C", "U", "R", "RR", "SR"), (50, 25, 15, 7, 3))[0],
             "text": self.text(), "text_modelled": r.random() < 0.3, "number": f"{i % 100:03d}",
@@ -214,7 +217,8 @@ class Command(BaseCommand):
         made = 0
         while made < count:
             n = min(batch, count - made)
-            cards = [Card(**gen.card(games[(made + k) % len(games)], made + k)) for k in range(n)]
+            # Real catalogs are imported set by set: each block of SET_SIZE cards is one game's set.
+            cards = [Card(**gen.card(games[((made + k) // SET_SIZE) % len(games)], made + k)) for k in range(n)]
             with transaction.atomic():
                 Card.objects.bulk_create(cards, batch_size=batch)
                 facets = [CardFacet(card=c, facet=f, value=v[:128]) for c in cards
