@@ -28,11 +28,11 @@ def _frame(title: str, desc: str, body: list[str], *, css_class: str) -> SafeStr
 def _nice_max(value: float) -> float:
     if value <= 0:
         return 1.0
-    for step in (1, 2, 2.5, 5):
-        for mag in range(0, 12):
-            cand = step * 10**mag
+    for mag in range(-3, 13):
+        for step in (1, 2, 2.5, 5):
+            cand = step * 10.0**mag
             if cand >= value:
-                return float(cand)
+                return cand
     return float(value)
 
 

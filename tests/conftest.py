@@ -62,8 +62,10 @@ def page(browser):
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
     """Tests marked ``celery`` start a real worker process that must open the same test database.
     On PostgreSQL it does (``transactional_db`` commits); on SQLite the in-memory default is private
-    to this process, so when such tests are selected the test database is a file (one per run)."""
-    if is_postgres() or not any("celery" in item.keywords for item in request.session.items):
+    to this process, so when such tests are selected the test database is a file (one per run).
+    ``browser`` tests get the file too: their live server and background job threads write
+    concurrently, which SQLite's shared-cache memory database answers with "table is locked"."""
+    if is_postgres() or not any(m in item.keywords for item in request.session.items for m in ("celery", "browser")):
         return
     db = settings.DATABASES["default"]
     db.setdefault("TEST", {})["NAME"] = str(Path(settings.VAR_DIR) / f"test-{os.getpid()}.sqlite3")

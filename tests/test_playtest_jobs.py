@@ -227,3 +227,64 @@ def test_share_slugs_are_long_and_distinct(toy_engine, toy_cards, inline_jobs, d
         slugs = {make_job(1, session_key=f"k{i}").share_slug for i in range(5)}
     assert len(slugs) == 5
     assert all(len(s) >= 16 for s in slugs)  # 12 random bytes = 96 bits
+
+
+def _poll_without_read_locks() -> None:
+    """This thread only reads while a job thread writes. SQLite's shared-cache in-memory test database
+    locks whole tables (no busy wait), so let this connection read without taking read locks."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = true")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_runs_job_in_background_thread(toy_engine, toy_cards, settings):
+    """No broker: the request returns at once and an in-process thread plays the job."""
+    import time
+
+    _poll_without_read_locks()
+
+    from playtest import conf
+
+    settings.PLAYTEST_EXECUTOR = None
+    settings.CELERY_BROKER_URL = "memory://"
+    assert conf.executor() == "thread"
+    settings.PLAYTEST_EXECUTOR = "thread"
+    settings.PLAYTEST_CHUNK_SIZE = 100
+    settings.PLAYTEST_MAX_GAMES_ANON = 100_000
+    t0 = time.monotonic()
+    job = playtest_create(game=GAME, zones=toy_zones(), games=3000, seed=5, session_key="bg")
+    returned_after = time.monotonic() - t0
+    seen = set()
+    deadline = time.monotonic() + 60
+    while job.status in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.02)
+        job.refresh_from_db()
+        seen.add(job.progress)
+    assert job.status == "done", job.error
+    assert any(0 < p < 3000 for p in seen), sorted(seen)
+    assert job.result == in_process(job).to_dict()
+    assert returned_after < (job.finished - job.created).total_seconds()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cancel_inside_a_chunk_stops_between_batches(toy_engine, toy_cards, settings):
+    """One big chunk: a cancellation is noticed between its batches, and nothing is stored."""
+    import time
+
+    settings.PLAYTEST_EXECUTOR = "thread"
+    settings.PLAYTEST_CHUNK_SIZE = 100_000
+    settings.PLAYTEST_CANCEL_CHECK_GAMES = 50
+    _poll_without_read_locks()
+    settings.PLAYTEST_MAX_GAMES_ANON = 100_000
+    job = playtest_create(game=GAME, zones=toy_zones(), games=100_000, seed=5, session_key="bg2")
+    deadline = time.monotonic() + 30
+    while job.status != "running" and time.monotonic() < deadline:
+        time.sleep(0.01)
+        job.refresh_from_db()
+    assert services.playtest_cancel(job=job)
+    time.sleep(0.5)
+    job.refresh_from_db()
+    assert job.status == "cancelled" and job.chunks.count() == 0 and job.progress == 0
