@@ -264,6 +264,9 @@ def playtest_create(
     return job
 
 
+QUEUE_DOWN = "the job queue (Celery broker) could not be reached"
+
+
 def chunk_task_id(job_id: int, index: int) -> str:
     """Deterministic Celery task id of a chunk, so a job's chunks can be revoked without a lookup."""
     return f"playtest-{job_id}-{index}"
@@ -292,10 +295,16 @@ def playtest_enqueue(*, job_id: int) -> None:
 
         from .tasks import playtest_chunk_task
 
-        group(
-            playtest_chunk_task.si(job_id, i).set(task_id=chunk_task_id(job_id, i)) for i in range(job.chunks_total)
-        ).apply_async()
-        PlaytestJob.objects.filter(pk=job_id).update(task_ids=[chunk_task_id(job_id, i) for i in range(job.chunks_total)])
+        ids = [chunk_task_id(job_id, i) for i in range(job.chunks_total)]
+        PlaytestJob.objects.filter(pk=job_id).update(task_ids=ids)
+        try:
+            group(playtest_chunk_task.si(job_id, i).set(task_id=ids[i]) for i in range(job.chunks_total)).apply_async()
+        except Exception as exc:  # broker down: say so on the job instead of leaving it queued forever
+            log.exception("could not queue playtest job %s", job_id)
+            PlaytestJob.objects.filter(pk=job_id, status__in=PlaytestJob.ACTIVE).update(
+                status=Status.FAILED, finished=timezone.now(),
+                error=f"{QUEUE_DOWN}: {type(exc).__name__}: {exc}"[:2000],
+            )
     elif mode == "thread":
         _thread_pool().submit(_run_in_thread, job_id)
     elif mode == "inline":

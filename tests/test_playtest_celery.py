@@ -146,3 +146,29 @@ def test_worker_job_can_be_cancelled(celery_worker, settings):
     assert job.status == "cancelled" and job.result is None
     assert job.chunks.count() == n_chunks < job.chunks_total
     assert job.progress == n_chunks * 250 < 30_000
+
+
+def test_unreachable_broker_fails_job_with_503(settings):
+    """With a broker configured but down, the API answers 503 and the job says why (no eternal queue)."""
+    from rest_framework.test import APIClient
+
+    from config.celery import app
+
+    load_catalog("ws")
+    old = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "broker_connection_retry",
+                                    "broker_connection_max_retries", "broker_transport_options")}
+    app.conf.update(broker_url="redis://127.0.0.1:1/0", task_always_eager=False, broker_connection_retry=False,
+                    broker_connection_max_retries=0, broker_transport_options={"max_retries": 0})
+    app._pool = None
+    app.amqp._producer_pool = None
+    settings.PLAYTEST_EXECUTOR = "celery"
+    try:
+        r = APIClient().post("/api/v1/playtests/", {"game": "ws", "text": deck_text("ws-skylark"), "games": 10},
+                             format="json")
+    finally:
+        app.conf.update(old)
+        app._pool = None
+        app.amqp._producer_pool = None
+    assert r.status_code == 503, r.content
+    assert r["Retry-After"] and "could not be reached" in r.json()["detail"]
+    assert PlaytestJob.objects.get().status == "failed"

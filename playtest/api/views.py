@@ -94,6 +94,7 @@ class PlaytestListCreateView(ListAPIView):
         summary="Start a goldfish playtest job",
         request=PlaytestCreateSerializer,
         responses={202: PlaytestJobSerializer, 400: ErrorSerializer, 404: ErrorSerializer,
+                   503: OpenApiResponse(PlaytestJobSerializer, description="the job queue is unreachable; the job failed"),
                    429: OpenApiResponse(ErrorSerializer, description="too many active jobs, or started too often "
                                         "(Retry-After says when to try again)")},
     )
@@ -106,6 +107,8 @@ class PlaytestListCreateView(ListAPIView):
             return error_response(exc)
         job.refresh_from_db()
         data = PlaytestJobSerializer(job, context={"request": request}).data
+        if job.status == PlaytestJob.Status.FAILED and job.error.startswith(services.QUEUE_DOWN):
+            return Response({**data, "detail": job.error}, status=503, headers={"Retry-After": "60"})
         return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
 
 
