@@ -101,7 +101,7 @@ class Char:
         self.values["atk"] = self.values["def"] = 0
         self.mhp = (card.mhp or 0) * (2 if is_ace else 1)
         self.dmg = 0
-        self.rested = is_ace  # the ACE starts rested; other characters enter rested too
+        self.rested = True  # the ACE starts the game rested; other characters enter rested
         self.atk_mod = 0  # until end of turn
         self.def_mod = 0
         self.items: list[CardRecord] = []
