@@ -55,7 +55,10 @@ def drive(state: pc.PCState, steps, answers: dict | None = None) -> list[str]:
     while not state.is_terminal():
         kind = state.pending
         seen.append(kind)
-        option = (answers or {}).get(kind) or pilot.decide(state, kind)
+        planned = (answers or {}).get(kind)
+        if isinstance(planned, list):  # one-shot answers, in order, then the pilot
+            planned = planned.pop(0) if planned else None
+        option = planned or pilot.decide(state, kind)
         match = [a for a in state.legal_actions() if a.args == option]
         assert match, f"{option} is not legal at {kind}: {[a.args for a in state.legal_actions()]}"
         state.apply(match[0])
@@ -247,6 +250,26 @@ def test_win_when_goldfish_life_reaches_zero_values_floor_at_zero():
         state._attack(0, connect=False)
     assert state.outcome == "win" and state.opp_life == 0
     assert state.counters["life_taken"] == 2
+
+
+def test_connect_mark_puts_another_field_card_face_up_into_the_gauge():
+    state = fresh()
+    state.went_first = True
+    marker = char("TW-CM", cost=0, keywords=("connect_mark",),
+                  text="[Connect Mark] When deployed, put 1 other card of your field face-up into your gauge.")
+    scene = CardRecord(game="pc", code="TW-SC", name="scene", card_type="scene", cost=0)
+    state.back = [scene]
+    state.back_rest = [False]
+    state.hand = [marker]
+    seen = drive(state, state._main(), {"main": [("deploy", "TW-CM", "front")]})
+    assert "connect_mark" in seen
+    assert state.gauge == [scene] and state.gauge_up == [True] and state.back == []
+    assert state.counters["connect_mark_cards"] == 1
+    # a face-up gauge card gives nothing when consumed, but still pays the connect attack
+    alone = fresh()
+    alone.hand = [marker]
+    drive(alone, alone._main(), {"main": [("deploy", "TW-CM", "front")]})
+    assert alone.counters["connect_mark_fizzled"] == 1 and alone.gauge == []
 
 
 # -- exact maths ----------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ The rules are one generator, ``PCState.script`` (see ``core.ScriptedState``). De
   (once per turn: discard an identical card to move a back-area character to the front),
   ``("event", code)``, ``("scene", code)`` (effects are text, so unmodelled), ``("end",)``;
 - ``attack``: ``("attack", i)`` / ``("connect", i)`` with front-line position ``i``, ``("end",)``;
+- ``connect_mark``: ``("put", "front"|"back", code)`` puts another card of your field face-up into
+  the connect gauge, ``("skip",)`` stops;
 - ``discard``: ``("discard", code)`` down to the hand limit of 6.
 """
 from __future__ import annotations
@@ -103,6 +105,7 @@ class PCState(ScriptedState):
         self._taken_before = 0
         self.first_playable: dict[str, int] = {}
         self._aside: list[CardRecord] = []
+        self._last_deployed: CardRecord | None = None
         if setup:
             self.start()
 
@@ -270,10 +273,10 @@ class PCState(ScriptedState):
             verb = choice[0]
             if verb == "end":
                 return
-            if verb == "deploy":
-                self.deploy(choice[1], choice[2])
-            elif verb == "back":
-                self.deploy(choice[1], "back", unaffordable=True)
+            if verb == "deploy" or verb == "back":
+                card = self.deploy(choice[1], choice[2] if verb == "deploy" else "back", unaffordable=verb == "back")
+                if "connect_mark" in card.keywords:
+                    yield from self._connect_mark(card)
             elif verb == "return":
                 self.return_character(choice[1])
             elif verb == "event":
@@ -306,7 +309,7 @@ class PCState(ScriptedState):
                     fp[c.code] = self.turn
 
     # -- verbs (verify, then do) ---------------------------------------------------------------
-    def deploy(self, code: str, where: str, unaffordable: bool = False) -> None:
+    def deploy(self, code: str, where: str, unaffordable: bool = False) -> CardRecord:
         if self.deployed:
             raise ValueError("a character was already deployed this turn")
         card = take(self.hand, code)
@@ -321,6 +324,7 @@ class PCState(ScriptedState):
             self.hand.append(card)
             raise ValueError(f"cannot deploy {code} to the {where} now")
         self.deployed = True
+        self._last_deployed = card
         self.counters["back_rule" if unaffordable else "deploys"] += 1
         if where == "front":
             self.front.append(card)
@@ -333,6 +337,49 @@ class PCState(ScriptedState):
         if self.log is not None:
             why = " (no character in hand meets its cost)" if unaffordable else ""
             self.say("deploy", f"{self.name(code)} (cost {card.cost}, field {field}) to the {where}{why}")
+        return card
+
+    def _connect_mark(self, card: CardRecord) -> Generator[str, tuple, None]:
+        """Connect mark: on deploy, put other cards of your field face-up into your connect gauge
+        (how many: the keyword's ``{"cards": N}`` cost, default 1 — which cards are "designated" is
+        free text, so any other card of the field may be chosen); then the rest of the effect
+        resolves (it is text, so unmodelled) — if no card was put in, it does not."""
+        wanted = int((card.keyword_costs.get("connect_mark") or {}).get("cards", 1))
+        put = 0
+        while put < wanted and self._mark_targets(card):
+            choice = yield "connect_mark"
+            if choice[0] == "skip":
+                break
+            _, where, code = choice
+            zone, rest = (self.front, self.front_rest) if where == "front" else (self.back, self.back_rest)
+            i = next(i for i, c in enumerate(zone) if c.code == code and c is not card)
+            moved = zone.pop(i)
+            rest.pop(i)
+            if where == "front":
+                self.front_new.pop(i)
+                self.front_attacked.pop(i)
+            self.gauge.append(moved)
+            self.gauge_up.append(True)
+            put += 1
+            if self.log is not None:
+                self.say("connect", f"connect mark of {self.name(card.code)}: {self.name(code)} from the {where} "
+                                    "face-up into the connect gauge")
+        self.counters["connect_mark_cards"] += put
+        if not put:
+            self.counters["connect_mark_fizzled"] += 1
+            if self.log is not None:
+                self.say("connect", f"connect mark of {self.name(card.code)}: no card put in, the rest does "
+                                    "not resolve")
+
+    def _mark_targets(self, card: CardRecord) -> list[tuple]:
+        out: list[tuple] = []
+        for where, zone in (("back", self.back), ("front", self.front)):
+            seen: list[str] = []
+            for c in zone:
+                if c is not card and c.code not in seen:
+                    seen.append(c.code)
+                    out.append(("put", where, c.code))
+        return out
 
     def return_character(self, code: str) -> None:
         """Discard a card identical to a back-area character whose cost is met; it moves to the front."""
@@ -492,6 +539,10 @@ class PCState(ScriptedState):
                 out.append(("scene", code))
         return out
 
+    def options_connect_mark(self) -> list[tuple]:
+        # the card whose connect mark is resolving is the one just deployed
+        return [("skip",)] + self._mark_targets(self._last_deployed)  # type: ignore[arg-type]
+
     def options_attack(self) -> list[tuple]:
         out: list[tuple] = [("end",)]
         for i, card in enumerate(self.front):
@@ -510,6 +561,8 @@ class PCState(ScriptedState):
             return f"{verb} with {self.name(self.front[option[1]].code)}"
         if verb == "deploy":
             return f"deploy {self.name(option[1])} to the {option[2]}"
+        if verb == "put":
+            return f"connect mark: put {self.name(option[2])} from the {option[1]} face-up into the gauge"
         if len(option) > 1:
             return f"{kind}: {verb} {self.name(option[1])}"
         return f"{kind}: {verb}"
@@ -536,7 +589,7 @@ class PCState(ScriptedState):
 COUNTERS = (
     "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
     "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
-    "back_rule", "returns", "events_played", "scenes_played", "mulligan_cards", "blocked",
+    "back_rule", "returns", "connect_mark_cards", "connect_mark_fizzled", "events_played", "scenes_played", "mulligan_cards", "blocked",
     "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
 )
 
@@ -595,6 +648,20 @@ class GreedyPilot(ScriptedPilot):
                 card = min(chars, key=lambda c: ((c.cost or 0), -sum(1 for h in hand if h.code == c.code), c.code))
                 return ("back", card.code)
         return ("end",)
+
+    def d_connect_mark(self, state: PCState) -> tuple:
+        """Feed the gauge from the back area when the field stays big enough for the hand:
+        scenes first (they are not characters), then the weakest back-area character."""
+        targets = state._mark_targets(state._last_deployed)  # type: ignore[arg-type]
+        for t in targets:
+            if t[1] == "back" and next(c for c in state.back if c.code == t[2]).card_type != "character":
+                return t
+        need = max((c.cost or 0 for c in state.hand if c.card_type == "character"), default=0)
+        if state.field_characters() - 1 >= need:
+            backs = [t for t in targets if t[1] == "back"]
+            if backs:
+                return min(backs, key=lambda t: _value(next(c for c in state.back if c.code == t[2])))
+        return ("skip",)
 
     def d_attack(self, state: PCState) -> tuple:
         front = state.front
