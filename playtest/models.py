@@ -130,6 +130,8 @@ class PlaytestChunk(models.Model):
     start = models.PositiveIntegerField()
     stop = models.PositiveIntegerField()
     stats = models.JSONField(help_text="RunStats.to_dict() of this chunk's games")
+    examples = models.JSONField(default=dict, blank=True,
+                                help_text="{outcome: {turn: first game index}}: games to replay from the report")
     seconds = models.FloatField(default=0.0)
     worker = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -116,8 +116,27 @@ def histogram_rows(job: PlaytestJob) -> list[dict[str, Any]]:
     losses = {int(k): v for k, v in summary.get("loss_histogram", {}).items()}
     cum = {int(k): v for k, v in summary.get("cumulative_win_probability", {}).items()}
     last = max([*wins, *losses, *cum, 0])
+    ex = summary.get("examples", {})
+    win_ex, loss_ex = ex.get("win", {}), ex.get("loss", {})
     return [{"turn": t, "wins": wins.get(t, 0), "share": _pct(wins.get(t, 0), games), "losses": losses.get(t, 0),
-             "cumulative": cum.get(t, cum.get(t - 1) if t > 1 else 0)} for t in range(1, last + 1)]
+             "cumulative": cum.get(t, cum.get(t - 1) if t > 1 else 0),
+             "win_example": win_ex.get(str(t)), "loss_example": loss_ex.get(str(t))} for t in range(1, last + 1)]
+
+
+def example_games(job: PlaytestJob) -> list[dict[str, Any]]:
+    """One game to replay per (outcome, turn): the earliest and latest win, a loss, a capped game..."""
+    ex = (job.summary or {}).get("examples", {})
+    out = []
+    wins = sorted(((int(t), i) for t, i in ex.get("win", {}).items()))
+    if wins:
+        out.append({"label": "fastest win", "turn": wins[0][0], "index": wins[0][1]})
+        if len(wins) > 1:
+            out.append({"label": "slowest win", "turn": wins[-1][0], "index": wins[-1][1]})
+    for outcome, label in (("loss", "a loss"), ("draw", "a draw"), ("capped", "a game that hit the turn cap")):
+        games = sorted(((int(t), i) for t, i in ex.get(outcome, {}).items()))
+        if games:
+            out.append({"label": label, "turn": games[0][0], "index": games[0][1]})
+    return out
 
 
 def run_stats(job: PlaytestJob) -> RunStats | None:

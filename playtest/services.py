@@ -24,7 +24,7 @@ from django.utils import timezone
 from catalog.models import Card
 from rules import games as g
 from rules.cards import CardRecord
-from rules.engine.core import DEFAULT_TURN_CAP, Deck, RunStats, game_rng, get_engine, play_game, run_games
+from rules.engine.core import DEFAULT_TURN_CAP, Deck, RunStats, game_rng, get_engine, play_game
 
 from . import conf
 from .models import PlaytestChunk, PlaytestJob
@@ -359,11 +359,14 @@ def playtest_chunk_run(*, job_id: int, index: int, worker: str = "") -> bool:
     try:
         deck = deck_from_snapshot(job.game, job.snapshot)
         stats = RunStats(game=job.game)
+        examples: dict[str, dict[str, int]] = {}
         for start in range(games.start, games.stop, step):
             if start != games.start and _status(job_id) not in PlaytestJob.ACTIVE:
                 return False
-            stats.merge(run_games(deck, job.seed, range(start, min(games.stop, start + step)),
-                                  options=job.options, pilot=job.pilot))
+            for i in range(start, min(games.stop, start + step)):
+                result, _ = play_game(deck, job.seed, i, options=job.options, pilot=job.pilot)
+                stats.add(result)
+                examples.setdefault(result.outcome, {}).setdefault(str(result.turn), i)
     except Exception as exc:  # an engine error fails the job with a message (retrying cannot help)
         log.exception("playtest job %s chunk %s failed", job_id, index)
         PlaytestJob.objects.filter(pk=job_id, status__in=PlaytestJob.ACTIVE).update(
@@ -375,7 +378,7 @@ def playtest_chunk_run(*, job_id: int, index: int, worker: str = "") -> bool:
     try:
         with transaction.atomic():
             PlaytestChunk.objects.create(
-                job_id=job_id, index=index, start=games.start, stop=games.stop, stats=stats.to_dict(),
+                job_id=job_id, index=index, start=games.start, stop=games.stop, stats=stats.to_dict(), examples=examples,
                 seconds=seconds, worker=(worker or socket.gethostname())[:200],
             )
             PlaytestJob.objects.filter(pk=job_id).update(
@@ -395,15 +398,21 @@ def playtest_finalize(*, job_id: int) -> bool:
         job = PlaytestJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status not in PlaytestJob.ACTIVE:
             return False
-        rows = list(PlaytestChunk.objects.filter(job_id=job_id).order_by("index").values_list("stats", flat=True))
+        rows = list(PlaytestChunk.objects.filter(job_id=job_id).order_by("index").values_list("stats", "examples"))
         if len(rows) < job.chunks_total:
             return False
         total = RunStats(game=job.game)
-        for data in rows:
+        examples: dict[str, dict[str, int]] = {}
+        for data, chunk_examples in rows:
             total.merge(RunStats.from_dict(data))
+            for outcome, by_turn in (chunk_examples or {}).items():
+                dst = examples.setdefault(outcome, {})
+                for turn, index in by_turn.items():
+                    dst[turn] = min(index, dst.get(turn, index))
         job.result = total.to_dict()
         summary = total.summary()
         summary["opening_hands"] = opening_hand_sample(job)
+        summary["examples"] = {o: dict(sorted(e.items(), key=lambda kv: int(kv[0]))) for o, e in sorted(examples.items())}
         job.summary = _jsonable(summary)
         job.status = Status.DONE
         job.progress = total.games

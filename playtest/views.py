@@ -117,7 +117,7 @@ def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
         ctx.update({
             "s": s, "rows": reports.histogram_rows(job), "extras": reports.extras(job),
             "odds": reports.opening_odds(job), "first_playable": reports.first_playable(job),
-            "replay_links": list(range(min(job.games, 10))),
+            "replay_links": list(range(min(job.games, 10))), "examples": reports.example_games(job),
             "games_per_second": (job.games / job.compute_seconds) if job.compute_seconds else None,
             "recent": [j for j in playtest_list(user=request.user, session_key=session_key(request))
                        .filter(status="done").exclude(pk=job.pk)[:20]],

@@ -86,6 +86,15 @@ def test_form_runs_job_and_report_shows_charts_odds_and_replays(client, ws_catal
     replay = client.get(f"{url}games/0/").content.decode()
     assert "Game 0 of ws-skylark" in replay and "Turn 1" in replay and "opening hand" in replay
     assert "Result: <strong>" in replay
+    # example games per outcome and turn: really that outcome, and the first such game
+    from playtest.reports import game_replay
+
+    turn, index = min((int(t), i) for t, i in job.summary["examples"]["win"].items())
+    assert f"Game {index}: fastest win (turn {turn})" in page
+    assert f'href="{url}games/{index}/">a win on turn {turn}</a>' in page
+    replay_ex = game_replay(job, index)
+    assert (replay_ex["outcome"], replay_ex["turn"]) == ("win", turn)
+    assert all((game_replay(job, i)["outcome"], game_replay(job, i)["turn"]) != ("win", turn) for i in range(index))
     # jump form without JavaScript
     r = client.get(f"{url}games/?index=7")
     assert r.status_code == 302 and r["Location"] == f"{url}games/7/"
