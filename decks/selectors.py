@@ -170,7 +170,8 @@ def cards_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRecord]:
         return {}
     out: dict[str, CardRecord] = {}
     others: dict[str, CardRecord] = {}
-    for card in Card.objects.filter(code__in=wanted):
+    # game IN (all games) lets both PostgreSQL and SQLite use the (game, code) unique index.
+    for card in Card.objects.filter(game__in=g.GAMES, code__in=wanted):
         if card.game == game:
             out[card.code] = card.to_record()
         else:
