@@ -261,9 +261,16 @@ class WSState(ScriptedState):
         return card
 
     def _draw(self, n: int, why: str = "draw") -> None:
+        deck = self.deck
+        hand = self.hand
         for _ in range(n):
-            card = self._top()
-            self.hand.append(card)
+            card = deck.pop()
+            if not deck:
+                hand.append(card)
+                self._refresh_me()
+                deck = self.deck
+            else:
+                hand.append(card)
             if self.log is not None:
                 self.say("me", "draw", f"{why}: {self.name(card.code)}")
 
@@ -665,9 +672,13 @@ class WSState(ScriptedState):
     def _damage(self, amount: int, what: str = "damage") -> int:
         """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
         revealed = self.orevealed
+        odeck = self.odeck
         for _ in range(amount):
-            card = self._otop()
-            revealed.append(card)
+            card = odeck.pop()
+            revealed.append(card)  # revealed cards are out of the deck and the waiting room
+            if not odeck:
+                self._refresh_opp()
+                odeck = self.odeck
             if card.card_type == "climax":
                 self.owaiting.extend(revealed)
                 if self.log is not None:
@@ -680,7 +691,8 @@ class WSState(ScriptedState):
         if self.log is not None:
             self.say("me", "damage", f"{what} {amount}: goldfish takes {amount} (clock {len(self.oclock)}, "
                                      f"level {len(self.olevel)})")
-        self._level_up_opp()
+        if len(self.oclock) >= 7:
+            self._level_up_opp()
         return amount
 
     # -- options -------------------------------------------------------------------------------
