@@ -69,7 +69,11 @@ def card_names(card: CardRecord) -> tuple[str, ...]:
     return names
 
 
-_MANA: dict[int, tuple[int, tuple[str, ...]]] = {}
+# Per-card data cached by object identity (records are immutable); each entry keeps its card, and
+# a hit is checked with ``is``, so a reused id can never return another card's data.
+_MANA: dict[int, tuple[CardRecord, int, tuple[str, ...]]] = {}
+_PROFILE: dict[int, tuple[CardRecord, bool, float, int, str]] = {}
+_CACHE_LIMIT = 50_000
 
 
 def mana_of(card: CardRecord) -> tuple[str, ...]:
@@ -78,22 +82,38 @@ def mana_of(card: CardRecord) -> tuple[str, ...]:
 
 
 def _mana(card: CardRecord) -> tuple[int, tuple[str, ...]]:
-    """(EX, attributes it can pay) of a card, cached by object identity (records are immutable)."""
+    """(EX, attributes it can pay) of a card."""
     hit = _MANA.get(id(card))
-    if hit is None:
+    if hit is None or hit[0] is not card:
         attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
-        hit = (card.ex or 0, attrs)
-        if len(_MANA) > 50_000:
+        if len(_MANA) > _CACHE_LIMIT:
             _MANA.clear()
-        _MANA[id(card)] = hit
-        _KEEP.append(card)  # ids stay valid while cached
-        if len(_KEEP) > 50_000:
-            del _KEEP[:25_000]
-            _MANA.clear()
-    return hit
+        hit = _MANA[id(card)] = (card, card.ex or 0, attrs)
+    return hit[1], hit[2]
 
 
-_KEEP: list[CardRecord] = []
+def _profile(card: CardRecord) -> tuple[CardRecord, bool, float, int, str]:
+    """The static part of the pilot's card value: (card, is a character, base value, bit mask of
+    the AF slots its restriction allows, the name the same-name rule checks — empty for a
+    conversion, which replaces its target)."""
+    hit = _PROFILE.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit
+    if card.card_type == "character":
+        allowed = card.slots
+        mask = 0
+        for s in (0, 1, 2):
+            if not allowed or SLOTS[s] in allowed:
+                mask |= 1 << s
+        base = 3.0 + (card.ap or 0) + 0.1 * (card.dp or 0) + (2.0 if "aggressive" in card.keywords else 0.0)
+        prof = (card, True, base, mask, "" if card.conversion_target else card.name)
+    else:
+        drawish = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
+        prof = (card, False, 2.0 if drawish else 1.0, 0, "")
+    if len(_PROFILE) > _CACHE_LIMIT:
+        _PROFILE.clear()
+    _PROFILE[id(card)] = prof
+    return prof
 
 
 def can_pay(cost: Mapping[str, int], cards: Sequence[CardRecord]) -> bool:
@@ -389,9 +409,24 @@ class LyceeState(ScriptedState):
         order = memo.get("order")
         if order is None:
             names = self.names_on_field()
-            free = [s for s in ALL_SLOTS if self.field[s] is None]
-            cv = self.card_value
-            values = sorted((cv(card, names, free), i) for i, card in enumerate(self.hand))
+            field = self.field
+            free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
+            values = []
+            i = 0
+            for card in self.hand:
+                prof = _PROFILE.get(id(card))
+                if prof is None or prof[0] is not card:
+                    prof = _profile(card)
+                _, is_char, base, af_mask, name = prof
+                if not is_char:
+                    v = base
+                elif name in names:
+                    v = 0.5 + 0.01 * (card.ex or 0)
+                else:
+                    v = base + (5.0 if af_mask & free_af else 0.0)
+                values.append((v, i))
+                i += 1
+            values.sort()
             order = memo["order"] = [i for _, i in values]
         return order
 
@@ -949,46 +984,42 @@ class GreedyPilot(ScriptedPilot):
         best = None
         if free or any(c.conversion_target for c in hand):
             names = state.names_on_field()
-            af_free = any(s < 3 for s in free)
-            best_score = 0.0
-            order = None
+            af_free = free[0] < 3 if free else False
+            candidates: list[tuple[float, int, int, CardRecord]] = []
             tried: set[str] = set()
-            for card in hand:
+            for i, card in enumerate(hand):
                 if card.card_type != "character" or card.code in tried:
                     continue
                 tried.add(card.code)
                 kw = card.keywords
-                if not (af_free or surplus > 0 or card.conversion_target or "step" in kw or "orderstep" in kw
-                        or "jump" in kw):
+                up = "step" in kw or "orderstep" in kw or "jump" in kw
+                if not (af_free or surplus > 0 or up or card.conversion_target):
                     continue
                 slots = state.deploy_slots(card, names, free)
                 if not slots:
                     continue
                 ap = card.ap or 0
-                af = [s for s in slots if s < 3]
-                if af:
-                    slot = af[0]
+                slot = slots[0]
+                if slot < 3:
                     score = 20.0 + 2 * ap + (5.0 if "aggressive" in kw else 0.0)
+                elif up and field[slot - 3] is None:
+                    score = 10.0 + ap
+                elif surplus > 0:
+                    score = 1.0 + 0.1 * (card.dp or 0)
                 else:
-                    slot = slots[0]
-                    up = "step" in kw or "orderstep" in kw or "jump" in kw
-                    if up and field[slot - 3] is None:
-                        score = 10.0 + ap
-                    elif surplus > 0:
-                        score = 1.0 + 0.1 * (card.dp or 0)
-                    else:
-                        continue
+                    continue
                 if card.conversion_target:
                     score += ap - (field[slot].card.ap or 0)
-                if score <= best_score:
-                    continue
-                if order is None:
-                    order = state.hand_order()
-                pay = state.payment_for(cost_of(card), card.code, order)
-                if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
-                    continue
-                best_score = score - 0.5 * len(pay)
-                best = ("convert" if card.conversion_target else "deploy", card.code, slot)
+                candidates.append((score, -i, slot, card))
+            if candidates:
+                candidates.sort(reverse=True)
+                order = state.hand_order()
+                for score, _, slot, card in candidates:
+                    pay = state.payment_for(cost_of(card), card.code, order)
+                    if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
+                        continue
+                    best = ("convert" if card.conversion_target else "deploy", card.code, slot)
+                    break
         if best is not None:
             return best
         # 3. events with modelled draw / mill effects that gain more cards than they cost
