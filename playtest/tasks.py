@@ -6,6 +6,7 @@ of a chunk leaves the message on the broker and another worker plays the chunk a
 """
 from __future__ import annotations
 
+import os
 import socket
 
 from celery import shared_task
@@ -17,7 +18,7 @@ from . import services
              autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
 def playtest_chunk_task(self, job_id: int, index: int) -> bool:
     """Play one chunk of a job and, if it was the last one, combine the job's result."""
-    worker = f"{socket.gethostname()}:{self.request.hostname or ''}"
+    worker = f"{self.request.hostname or socket.gethostname()} pid {os.getpid()}"
     return services.playtest_chunk_run(job_id=job_id, index=index, worker=worker)
 
 
