@@ -292,3 +292,21 @@ def test_export_text_and_json(cards, alice):
     # the exported text imports back to the same deck
     r = c.post("/api/v1/decks/import/", {"name": "Again", "game": "chaos", "text": text}, format="json")
     assert r.status_code == 201 and r.json()["zones"] == legal_deck(g.CHAOS)
+
+
+def test_list_and_pages_have_no_n_plus_one(cards, alice, bob, django_assert_max_num_queries):
+    for i in range(6):
+        create(alice if i % 2 else bob, name=f"deck {i}", visibility="public")
+    with django_assert_max_num_queries(3):  # session/user, count, page
+        r = client_for(alice).get("/api/v1/decks/")
+    assert r.json()["count"] == 6
+    from django.test import Client
+
+    c = Client()
+    c.force_login(alice)
+    deck = Deck.objects.filter(owner=alice).first()
+    # session, user, deck, card lookup (one query for every code), share links
+    with django_assert_max_num_queries(6):
+        assert c.get(f"/decks/{deck.pk}/").status_code == 200
+    with django_assert_max_num_queries(6):
+        assert c.get("/decks/").status_code == 200
