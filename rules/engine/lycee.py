@@ -958,11 +958,13 @@ class GreedyPilot(ScriptedPilot):
         # attack with everything (the strongest first); items and areas only change AP/DP/SP,
         # which never matter against an empty field (undefended attacks mill the printed AP)
         field = state.field
-        attackers = state.attackers()
-        if attackers:
-            s = max(attackers, key=lambda s: (field[s].card.ap or 0, -s))
-            return ("attack", s, s)
-        return ("end",)
+        best = -1
+        best_ap = 0
+        for s in state.attackers():
+            ap = field[s].card.ap or 0
+            if ap > best_ap:  # an AP 0 attack mills nothing
+                best, best_ap = s, ap
+        return ("attack", best, best) if best >= 0 else ("end",)
 
     def _best_play(self, state: LyceeState) -> tuple | None:
         """A move, deploy or event worth making now, or ``None``."""
@@ -1000,7 +1002,7 @@ class GreedyPilot(ScriptedPilot):
                     continue
                 ap = card.ap or 0
                 slot = slots[0]
-                if slot < 3:
+                if slot < 3 and ap > 0:
                     score = 20.0 + 2 * ap + (5.0 if "aggressive" in kw else 0.0)
                 elif up and field[slot - 3] is None:
                     score = 10.0 + ap
@@ -1018,6 +1020,13 @@ class GreedyPilot(ScriptedPilot):
                     pay = state.payment_for(cost_of(card), card.code, order)
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
+                    tax = card.keyword_costs.get("tax_trash") if "tax_trash" in card.keywords else None
+                    if tax:
+                        # only if what is left in hand can pay its tax next turn
+                        rest = [c for i, c in enumerate(hand) if i not in pay]
+                        rest.remove(card)
+                        if not can_pay(tax, rest):
+                            continue
                     best = ("convert" if card.conversion_target else "deploy", card.code, slot)
                     break
         if best is not None:
