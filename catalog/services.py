@@ -39,8 +39,53 @@ def card_sync_facets(*, cards: Iterable[Card]) -> int:
     for chunk in _chunks([c.pk for c in cards]):
         CardFacet.objects.filter(card_id__in=chunk).delete()
     rows = [CardFacet(card=c, facet=f, value=v[:128]) for c in cards for f, v in dict.fromkeys(c.facet_values())]
-    CardFacet.objects.bulk_create(rows, batch_size=2000)
+    bulk_insert(rows, batch_size=2000)
     return len(rows)
+
+
+def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
+    """Insert model instances (all of one model) as fast as the database allows.
+
+    PostgreSQL: one ``COPY … FROM STDIN`` (several times faster than ``bulk_create``, whose
+    per-value preparation and array adaptation dominate large imports); ``pk`` is not set on the
+    objects. Elsewhere: ``bulk_create``.
+    """
+    if not objs:
+        return
+    from django.db import connection
+
+    model = type(objs[0])
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(objs, batch_size=batch_size)
+        return
+    import json
+
+    from django.db import models as m
+
+    now = timezone.now()
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(f.column) for f in fields)
+    kinds = []
+    for f in fields:
+        if isinstance(f, m.JSONField):
+            kinds.append("json")
+        elif isinstance(f, m.DateTimeField) and (f.auto_now or f.auto_now_add):
+            kinds.append("now")
+        else:
+            kinds.append("")
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {qn(model._meta.db_table)} ({columns}) FROM STDIN") as copy:
+        for obj in objs:
+            row = []
+            for f, kind in zip(fields, kinds, strict=True):
+                value = getattr(obj, f.attname)
+                if kind == "json":
+                    value = json.dumps(value, ensure_ascii=False)
+                elif kind == "now":
+                    value = value or now
+                    setattr(obj, f.attname, value)
+                row.append(value)
+            copy.write_row(row)
 
 
 # -- import -------------------------------------------------------------------------------------
@@ -311,7 +356,7 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
             summary.unchanged += 1
     summary.updated = len(updated) + sum(1 for c, _ in printing_cards if c.pk is not None and c not in updated)
 
-    Card.objects.bulk_create(created, batch_size=BATCH)
+    bulk_insert(created)
     if any(c.pk is None for c in created):  # databases that cannot return ids from a bulk insert
         ids: dict[str, int] = {}
         for chunk in _chunks([c.code for c in created]):
@@ -330,7 +375,7 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
             CardPrinting(card=c, game=game, code=code, rarity=rarity, image_url=url)
             for c, printings in printing_cards for code, rarity, url in printings
         ]
-        CardPrinting.objects.bulk_create(rows, batch_size=BATCH)
+        bulk_insert(rows)
         summary.printings = len(rows)
 
 

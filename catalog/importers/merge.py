@@ -17,7 +17,7 @@ two sources — the data-quality report a curator acts on. Rules:
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from .normalize import squash
@@ -37,7 +37,7 @@ class Disagreement:
     other: Any
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"code": self.code, "field": self.field, "kind": self.kind, "kept": self.kept, "other": self.other}
 
     @property
     def message(self) -> str:
@@ -73,6 +73,8 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
     found: list[Disagreement] = []
     for key, new in incoming.items():
         old = existing.get(key)
+        if old == new and key != "name":
+            continue
         if key == "alt_names":
             names = list(dict.fromkeys([*(old or []), *(new or [])]))
             merged[key] = names
@@ -94,7 +96,7 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
                 merged[key] = bool(old) or bool(new)
             continue
         if key in _TEXT_FIELDS:
-            if squash(str(old)) != squash(str(new)):
+            if old != new and squash(str(old)) != squash(str(new)):
                 found.append(Disagreement(code, key, "value", old, new))
             continue
         if isinstance(old, list) and isinstance(new, list):
