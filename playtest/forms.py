@@ -23,7 +23,11 @@ class PlaytestForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**63 - 1,
                               help_text=_("Leave empty for a random seed; the same seed replays the same games."))
     turn_cap = forms.IntegerField(label=_("Turn cap"), required=False, min_value=1)
-    pilot = forms.CharField(label=_("Pilot"), required=False, max_length=32)
+    pilot = forms.CharField(label=_("Pilot"), required=False, max_length=32,
+                            help_text=_("Leave empty for the game's default pilot."))
+    options = forms.CharField(label=_("Goldfish options"), required=False, max_length=2000,
+                              widget=forms.Textarea(attrs={"rows": 3, "cols": 48}),
+                              help_text=_("One 'name = value' per line, e.g. 'dummy_climaxes = 6' (see the list below)."))
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -32,6 +36,19 @@ class PlaytestForm(forms.Form):
         self.fields["games"].help_text = _("At most %(cap)s games per job.") % {"cap": f"{cap:,}"}
         self.fields["turn_cap"].help_text = _("1 to %(max)s own turns (default: the engine's).") % {
             "max": conf.get("PLAYTEST_MAX_TURN_CAP")}
+
+    def clean_options(self) -> dict:
+        out: dict = {}
+        for number, raw in enumerate((self.cleaned_data.get("options") or "").splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, sep, value = line.replace(":", "=", 1).partition("=")
+            name, value = name.strip(), value.strip()
+            if not sep or not name or not value:
+                raise forms.ValidationError(_("line %(n)s: expected 'name = value'") % {"n": number})
+            out[name] = parse_value(value)
+        return out
 
     def clean(self):
         data = super().clean()
@@ -54,7 +71,42 @@ class PlaytestForm(forms.Form):
             out["game"] = d["game"]
         if (d.get("deck") or d.get("share")) and d.get("version"):
             out["version"] = d["version"]
+        if d.get("options"):
+            out["options"] = d["options"]
         for key in ("seed", "turn_cap", "pilot", "name"):
             if d.get(key) not in (None, ""):
                 out[key] = d[key]
         return out
+
+
+def parse_value(value: str):
+    """'6' -> 6, '0.5' -> 0.5, 'true'/'false' -> bool, anything else stays text."""
+    low = value.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def engine_help() -> list[dict]:
+    """Per game with an engine: its pilots and goldfish options with defaults and descriptions."""
+    from rules.engine.core import get_engine
+
+    out = []
+    for game in g.GAMES:
+        try:
+            engine = get_engine(game)
+        except KeyError:
+            continue
+        opts = [{"name": k, "default": v, "help": engine.describe_options.get(k, "")}
+                for k, v in sorted(engine.default_options.items())]
+        out.append({"game": game, "name": g.GAME_NAMES[game], "pilots": list(engine.pilots), "options": opts})
+    return out

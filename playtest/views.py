@@ -12,11 +12,12 @@ from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
 
 from rules import games as g
+from rules.decktext import format_deck_text
 from rules.engine.core import get_engine
 
 from . import charts, reports, services
 from .api.views import create_job_from_data, session_key
-from .forms import PlaytestForm
+from .forms import PlaytestForm, engine_help
 from .models import PlaytestJob
 from .selectors import playtest_get_by_slug, playtest_is_mine, playtest_list
 from .stats import compare_results
@@ -48,7 +49,8 @@ def _deck_context(request: HttpRequest, form: PlaytestForm) -> dict[str, Any]:
 def playtest_list_view(request: HttpRequest) -> HttpResponse:
     jobs = playtest_list(user=request.user, session_key=session_key(request))[:100]
     form = PlaytestForm(user=request.user)
-    return render(request, "playtest/playtestjob_list.html", {"jobs": jobs, "form": form, "games": g.GAME_NAMES})
+    return render(request, "playtest/playtestjob_list.html",
+                  {"jobs": jobs, "form": form, "games": g.GAME_NAMES, "engines": engine_help()})
 
 
 def playtest_new_view(request: HttpRequest) -> HttpResponse:
@@ -76,12 +78,40 @@ def playtest_new_view(request: HttpRequest) -> HttpResponse:
             status = 400
     else:
         initial = {k: request.GET[k] for k in ("deck", "share", "version", "game", "games") if request.GET.get(k)}
+        if request.GET.get("from"):
+            initial.update(_initial_from_job(request.GET["from"]))
         form = PlaytestForm(initial=initial, user=request.user)
     response = render(request, "playtest/playtestjob_form.html",
-                      {"form": form, "errors": errors, **_deck_context(request, form)}, status=status)
+                      {"form": form, "errors": errors, "engines": engine_help(), **_deck_context(request, form)},
+                      status=status)
     if status == 429:
         response["Retry-After"] = "30"
     return response
+
+
+def _initial_from_job(slug: str) -> dict[str, Any]:
+    """Form values to run a report's deck again (same deck snapshot, settings; a new seed)."""
+    job = playtest_get_by_slug(slug)
+    if job is None:
+        return {}
+    initial: dict[str, Any] = {"games": job.games, "pilot": job.pilot, "turn_cap": job.turn_cap,
+                               "name": job.name, "game": job.game}
+    try:
+        defaults = get_engine(job.game).default_options
+    except KeyError:
+        defaults = {}
+    changed = {k: v for k, v in job.options.items() if k != "turn_cap" and k in defaults and defaults[k] != v}
+    if changed:
+        initial["options"] = "\n".join(f"{k} = {v}" for k, v in sorted(changed.items()))
+    if job.source == PlaytestJob.Source.DECK and job.deck_id:
+        initial.update(deck=job.deck_id, version=job.deck_version)
+    elif job.source == PlaytestJob.Source.SHARE and job.deck_slug:
+        initial.update(share=job.deck_slug, version=job.deck_version)
+    else:
+        rows = [(zone, code, n) for zone in g.ZONES for code, n in job.deck_counts().get(zone, {}).items()]
+        names = {code: c.get("name", "") for code, c in job.card_data().items()}
+        initial["text"] = format_deck_text(rows, names)
+    return initial
 
 
 def _charts(job: PlaytestJob) -> dict[str, Any]:

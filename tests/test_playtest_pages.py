@@ -198,3 +198,25 @@ def test_compare_page_two_decks(client, ws_catalog, settings, django_capture_on_
 
 def test_report_unknown_slug_is_404(client, db):
     assert client.get("/p/doesnotexist/").status_code == 404
+
+
+def test_options_from_the_form_and_run_again(client, ws_catalog, settings, django_capture_on_commit_callbacks):
+    settings.PLAYTEST_MAX_ACTIVE_ANON = 5
+    with django_capture_on_commit_callbacks(execute=True):
+        r = start(client, games=40, options="dummy_climaxes = 6\nfirst: me\n", turn_cap=30)
+    assert r.status_code == 302, r.content.decode()[:3000]
+    job = PlaytestJob.objects.get()
+    assert job.options["dummy_climaxes"] == 6 and job.options["first"] == "me" and job.turn_cap == 30
+    r = client.post("/playtests/new/", {"game": "ws", "text": deck_text("ws-skylark"), "games": 10,
+                                        "options": "dummy_climaxes = 99"})
+    assert r.status_code == 400 and "dummy_climaxes must be between 0 and 50" in r.content.decode()
+    r = client.post("/playtests/new/", {"game": "ws", "text": deck_text("ws-skylark"), "games": 10, "options": "oops"})
+    assert r.status_code == 400 and "line 1: expected" in r.content.decode()
+    page = client.get("/playtests/new/").content.decode()
+    assert "dummy_climaxes = 8" in page and "<code>greedy</code>" in page
+    # run again: the form comes back filled with the same deck and settings
+    report = client.get(job.get_absolute_url()).content.decode()
+    assert f"/playtests/new/?from={job.share_slug}" in report
+    page = client.get(f"/playtests/new/?from={job.share_slug}").content.decode()
+    assert "4 SKY/W90-001 Piccolo Prodigy Fuuka" in page and "dummy_climaxes = 6" in page and "first = me" in page
+    assert 'name="turn_cap" value="30"' in page
