@@ -220,3 +220,27 @@ def test_options_from_the_form_and_run_again(client, ws_catalog, settings, djang
     page = client.get(f"/playtests/new/?from={job.share_slug}").content.decode()
     assert "4 SKY/W90-001 Piccolo Prodigy Fuuka" in page and "dummy_climaxes = 6" in page and "first = me" in page
     assert 'name="turn_cap" value="30"' in page
+
+
+@pytest.mark.parametrize("game", ["pc", "phantasma", "ws", "chaos", "lycee"])
+def test_every_game_sample_deck_runs_as_a_job(game, client, db, django_capture_on_commit_callbacks):
+    """Each engine, each game's first sample deck: a job through the API, identical to one in-process run,
+    and a report page with charts and a replayable game."""
+    from rules.engine.core import get_engine
+
+    load_catalog(game)
+    deck = sorted((FIXTURES / "decks").glob(f"{game}-*.txt"))[0].stem
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post("/api/v1/playtests/", {"game": game, "text": deck_text(deck), "games": 60, "seed": 8},
+                        content_type="application/json")
+    assert r.status_code == 202, r.content
+    job = PlaytestJob.objects.get(pk=r.json()["id"])
+    assert job.status == "done", job.error
+    engine = get_engine(game)
+    assert set(engine.default_options) <= set(job.options)
+    d = deck_from_snapshot(game, job.snapshot)
+    assert job.result == run_games(d, 8, range(60), options=job.options, pilot=job.pilot).to_dict()
+    page = client.get(job.get_absolute_url()).content.decode()
+    assert page.count('<svg class="chart') == 2
+    replay = client.get(f"{job.get_absolute_url()}games/0/")
+    assert replay.status_code == 200 and "Result: <strong>" in replay.content.decode()
