@@ -166,3 +166,18 @@ def test_catalog_options_are_applied(tmp_path, monkeypatch):
     report = json.loads(run("--game", "ws", "--deck", str(sample_decks("ws")[0]), "--games", "5", "--json",
                             "--option", "dummy_climaxes=5"))
     assert report["options"]["dummy_climaxes"] == 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["pc", "phantasma", "ws", "chaos", "lycee"])
+def test_the_command_is_generic_over_every_registered_engine(game):
+    try:
+        get_engine(game)
+    except KeyError:
+        pytest.skip(f"no engine module rules/engine/{game}.py yet")
+    load_catalog(game)
+    for path in sample_decks(game):
+        report = json.loads(run("--game", game, "--deck", str(path), "--games", "20", "--seed", "1", "--json"))
+        assert report["games"] == 20 and report["game"] == game
+        assert report["wins"] + report["losses"] + report["draws"] + report["capped"] == 20
+        assert "unmodelled" in report and "extras" in report
