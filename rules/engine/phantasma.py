@@ -720,7 +720,7 @@ class GreedyPilot(ScriptedPilot):
                         best, best_w = c, w
             if best is not None:
                 return ("battle", best.code)
-        elif any(c.card_type == "battle" for c in hand):
+        elif any(used for _, used in state.battle) and any(c.card_type == "battle" for c in hand):
             # a used battle card worse than one in hand makes room
             hand_best = max(self._battle_worth(state, c) for c in hand if c.card_type == "battle")
             worst_b, worst_w = -1, None
@@ -735,12 +735,7 @@ class GreedyPilot(ScriptedPilot):
         if state.attacks_allowed:
             usable = state.usable_battle()
             if usable:
-                best_score = 0.0
-                for cid in state.standing():
-                    for b in usable:
-                        sc = self._attack_score(state, cid, b)
-                        if sc > best_score:
-                            attack, best_score = ("attack", cid, b), sc
+                attack = self._best_attack(state, usable)
         if attack is not None:
             buff = self._buff(state, attack[1])
             return buff or attack
@@ -778,17 +773,24 @@ class GreedyPilot(ScriptedPilot):
                     tgt = self._buff_target(state, ex, cid)
                     if tgt is not None:
                         return ("ex", ex.code, tgt)
+        order = None
         for c in state.hand:
-            if c.card_type not in ("item", "event") or not modelled_effects(c):
+            t = c.card_type
+            if (t != "item" and t != "event") or not c.effects:
+                continue
+            cost = c.cost_detail
+            if cost and (cost.get("blue") or cost.get("red") or cost.get("hp")):
+                continue  # it would rest a character that can attack
+            if not modelled_effects(c):
                 continue
             tgt = self._buff_target(state, c, cid)
-            if tgt is None:
+            if tgt is None or (t == "item" and tgt not in state.item_targets(c)):
                 continue
-            if c.card_type == "item" and tgt not in state.item_targets(c):
-                continue
-            for pay in state.payments(c):
-                if not pay[0]:
-                    return ("item", c.code, tgt, pay) if c.card_type == "item" else ("event", c.code, tgt, pay)
+            if order is None:
+                order = state.hand_order()
+            pays = state.payments(c, [], order)  # no standing character: discard only
+            if pays:
+                return (t, c.code, tgt, pays[0])
         return None
 
     @staticmethod
@@ -813,6 +815,45 @@ class GreedyPilot(ScriptedPilot):
             dealt = battle_damage(c, d, a, df)[0]
             if dealt > best:
                 best = dealt
+        return best
+
+    @staticmethod
+    def _best_attack(state: PhantasmaState, usable: list[int]) -> tuple | None:
+        """The (attacker, battle card) pair with the best ``_attack_score``, computed inline."""
+        d = state.dummy
+        dv = d.values
+        d_left = d.mhp - d.dmg
+        d_def, d_atk = dv["def"] + d.def_mod, dv["atk"] + d.atk_mod
+        losing_defeat = len(state.defeat) + 1 >= LOSS_DEFEATS
+        cards = [(b, state.battle[b][0].attack_attribute, state.battle[b][0].defense_attribute) for b in usable]
+        best = None
+        best_score = 0.0
+        for cid, c in enumerate(state.chars()):
+            if c.rested:
+                continue
+            v = c.values
+            c_atk, c_def = v["atk"] + c.atk_mod, v["def"] + c.def_mod
+            c_left = c.mhp - c.dmg
+            for b, a, df in cards:
+                dealt = v[a] + c_atk - dv[df] - d_def
+                taken = dv[a] + d_atk - v[df] - c_def
+                if dealt < 0:
+                    dealt = 0
+                if taken < 0:
+                    taken = 0
+                dies = taken >= c_left
+                if dies and (c.is_ace or losing_defeat):
+                    continue
+                if dealt >= d_left:
+                    score = 10_000.0 + dealt
+                elif dealt <= 0:
+                    continue
+                else:
+                    score = dealt - 0.25 * taken
+                    if dies:
+                        score -= c.mhp * 0.5 + 50
+                if score > best_score:
+                    best, best_score = ("attack", cid, b), score
         return best
 
     @staticmethod
