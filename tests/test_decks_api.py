@@ -217,6 +217,7 @@ def test_stale_base_version_409_and_stale_etag_412(cards, alice):
     c = client_for(alice)
     url = f"/api/v1/decks/{deck['id']}/"
     etag_v1 = c.get(url)["ETag"]
+    assert c.get(url, HTTP_IF_NONE_MATCH=etag_v1).status_code == 304
     zones = legal_deck(g.WS)
     zones["main"]["WST/W01-001"] = 3
     zones["main"]["WST/W01-011"] = 3
@@ -231,6 +232,7 @@ def test_stale_base_version_409_and_stale_etag_412(cards, alice):
     assert r.status_code == 412 and r.json()["current_version"] == 2 and r["ETag"].endswith('-v2"')
     assert Deck.objects.get(pk=deck["id"]).name == "My deck"
     assert DeckVersion.objects.filter(deck_id=deck["id"]).count() == 2
+    assert c.get(url, HTTP_IF_NONE_MATCH=etag_v1).status_code == 200
     # no precondition at all: 428; unreadable If-Match: 400
     assert c.patch(url, {"name": "x"}, format="json").status_code == 428
     assert c.patch(url, {"name": "x"}, format="json", HTTP_IF_MATCH="garbage").status_code == 400

@@ -155,6 +155,8 @@ class DeckDetailView(DeckObjectMixin, APIView):
     @extend_schema(responses=DeckDetailSerializer, operation_id="decks_retrieve")
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
+        if deck.etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            return _with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), deck)
         return _with_etag(Response(_detail(deck, request)), deck)
 
     @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer, operation_id="decks_update",
