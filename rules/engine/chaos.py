@@ -282,9 +282,9 @@ class ChaosState(ScriptedState):
                         self.say("me", "maintain", f"{c.card.name} turns face-down (maintain not paid)")
         # 2. draw
         self._draw(1)
-        # 3. main
+        # 3. main (what can be played at all this turn can be played at its start)
+        self._note_playable(turn)
         while True:
-            self._note_playable(turn)
             choice = yield "main"
             kind = choice[0]
             if kind == "end":
