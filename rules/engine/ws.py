@@ -148,6 +148,7 @@ class WSState(ScriptedState):
         self.first_playable: dict[str, int] = {}
         self._aside: list[CardRecord] = []
         self._dealt_before = 0
+        self._opp_active = False
         if setup:
             self.start()
 
@@ -160,7 +161,8 @@ class WSState(ScriptedState):
         return climax_bonus(card) if b is None else b
 
     def say(self, player: str, kind: str, text: str) -> None:
-        self.log.add(self.turn if player == "me" else self.oturn, player, kind, text)  # type: ignore[union-attr]
+        """Log line numbered with the own-turn number of whoever's turn it is."""
+        self.log.add(self.oturn if self._opp_active else self.turn, player, kind, text)  # type: ignore[union-attr]
 
     def my_level(self) -> int:
         return len(self.level)
@@ -392,6 +394,7 @@ class WSState(ScriptedState):
 
     def _opp_turn(self) -> None:
         self.oturn += 1
+        self._opp_active = True
         card = self._otop()
         self.ohand.append(card)
         if self.log is not None:
@@ -408,6 +411,7 @@ class WSState(ScriptedState):
             self.owaiting.append(self.ohand.pop(0))
             if self.log is not None:
                 self.say("opp", "discard", "goldfish discards down to 7")
+        self._opp_active = False
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         self.turn += 1
