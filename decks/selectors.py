@@ -38,8 +38,11 @@ def deck_can_edit(*, deck: Deck, user: Any) -> bool:
 def deck_list(*, user: Any = None, filters: Mapping[str, Any] | None = None) -> QuerySet[Deck]:
     """Decks ``user`` may list: their own (any visibility) and everyone's public ones.
 
-    ``filters``: ``game``, ``owner`` (username), ``mine`` (truthy: only the user's), ``q`` (name contains).
+    ``filters``: ``game``, ``owner`` (username), ``mine`` (truthy: only the user's), ``q`` (name contains),
+    ``visibility`` — through ``DeckFilterSet``; invalid values raise ``DeckFilterError``.
     """
+    from .filters import DeckFilterError, DeckFilterSet
+
     filters = filters or {}
     qs = Deck.objects.select_related("owner")
     visible = Q(visibility=Visibility.PUBLIC)
@@ -48,13 +51,11 @@ def deck_list(*, user: Any = None, filters: Mapping[str, Any] | None = None) -> 
         if filters.get("mine") not in (None, "", "0", "false", False):
             visible = Q(owner=user)
     qs = qs.filter(visible)
-    if filters.get("game"):
-        qs = qs.filter(game=filters["game"])
-    if filters.get("owner"):
-        qs = qs.filter(owner__username=filters["owner"])
-    if filters.get("q"):
-        qs = qs.filter(name__icontains=str(filters["q"])[:100])
-    return qs
+    data = {k: filters.get(k) for k in ("game", "owner", "q", "visibility") if filters.get(k) not in (None, "")}
+    fs = DeckFilterSet(data=data, queryset=qs)
+    if not fs.is_valid():
+        raise DeckFilterError(dict(fs.errors))
+    return fs.qs
 
 
 def deck_get(*, deck_id: int, user: Any = None) -> Deck | None:

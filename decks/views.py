@@ -163,7 +163,7 @@ def _int(raw: str | None, default: int, lo: int, hi: int) -> int:
 def deck_list_view(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game") if request.GET.get("game") in g.GAMES else ""
     mine = deck_list(user=request.user, filters={"mine": 1, "game": game}) if request.user.is_authenticated else None
-    public = deck_list(user=None, filters={"game": game, "q": request.GET.get("q", "")})[:100]
+    public = deck_list(user=None, filters={"game": game, "q": request.GET.get("q", "")[:100]})[:100]
     return render(request, "decks/deck_list.html", {
         "mine": mine, "public": public, "game": game, "games": [(c, g.GAME_NAMES[c]) for c in g.GAMES],
         "q": request.GET.get("q", ""),

@@ -146,6 +146,11 @@ def test_visibility_rules(cards, alice, bob):
         assert c.get(f"/api/v1/decks/{private['id']}/export/?format=json").status_code == 404
     # lists: others see only public
     assert [d["name"] for d in anon.get("/api/v1/decks/").json()["results"]] == ["Public"]
+    assert [d["name"] for d in alicec.get("/api/v1/decks/?visibility=unlisted").json()["results"]] == ["Unlisted"]
+    assert alicec.get("/api/v1/decks/?game=ws&q=pub").json()["count"] == 1
+    assert alicec.get("/api/v1/decks/?mine=1&owner=bob").json()["count"] == 0
+    bad = anon.get("/api/v1/decks/?game=mtg")
+    assert bad.status_code == 400 and "game" in bad.json()
     assert {d["name"] for d in alicec.get("/api/v1/decks/").json()["results"]} == {"Private", "Unlisted", "Public"}
     # links: unlisted reachable by link, private not (even with its slug)
     unlisted_slug = Deck.objects.get(pk=unlisted["id"]).slug

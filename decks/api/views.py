@@ -113,7 +113,12 @@ class DeckListView(APIView):
     def get(self, request: Request) -> Response:
         from rest_framework.pagination import PageNumberPagination
 
-        qs = deck_list(user=request.user, filters=request.query_params)
+        from ..filters import DeckFilterError
+
+        try:
+            qs = deck_list(user=request.user, filters=request.query_params)
+        except DeckFilterError as exc:
+            raise ValidationError(exc.errors) from None
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(DeckSerializer(page, many=True, context={"request": request}).data)
