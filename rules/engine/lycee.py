@@ -119,19 +119,21 @@ def _profile(card: CardRecord) -> tuple[CardRecord, bool, float, int, str]:
 def can_pay(cost: Mapping[str, int], cards: Sequence[CardRecord]) -> bool:
     """Whether discarding ``cards`` pays ``cost`` (each card gives its EX in one of its attributes;
     a ``star`` symbol takes any mana, a colorless card gives only ``star`` mana; surplus is lost)."""
+    return _can_pay_m(cost, [_mana(c) for c in cards])
+
+
+def _can_pay_m(cost: Mapping[str, int], manas: Sequence[tuple[int, tuple[str, ...]]]) -> bool:
+    """``can_pay`` on (EX, attributes) pairs."""
     need: dict[str, int] = {}
     star = 0
-    total = 0
     for a, n in cost.items():
         if a == STAR:
             star = n
         elif n > 0:
             need[a] = n
-        total += n
     spare = 0
     multi: list[tuple[int, tuple[str, ...]]] | None = None
-    for c in cards:
-        ex, attrs = _mana(c)
+    for ex, attrs in manas:
         if len(attrs) == 1:
             a = attrs[0]
             n = need.get(a)
@@ -181,25 +183,26 @@ def find_payment(cost: Mapping[str, int], hand: Sequence[CardRecord], order: Seq
         total += n
     if total <= 0:
         return ()
+    mana = [_mana(c) for c in hand]
     avail = 0
     multi = False
     for i in order:
         if i != skip:
-            ex, attrs = _mana(hand[i])
+            ex, attrs = mana[i]
             avail += ex
             if len(attrs) > 1:
                 multi = True
     if avail < total:
         return None
-    pay = _greedy_payment(cost, total, hand, order, skip)
+    pay = _greedy_payment(cost, total, mana, order, skip)
     if pay is None and multi:
-        late = [i for i in order if len(_mana(hand[i])[1]) > 1]
-        pay = _greedy_payment(cost, total, hand, [i for i in order if i not in late] + late, skip)
+        late = [i for i in order if len(mana[i][1]) > 1]
+        pay = _greedy_payment(cost, total, mana, [i for i in order if i not in late] + late, skip)
     return pay
 
 
-def _greedy_payment(cost: Mapping[str, int], total: int, hand: Sequence[CardRecord], order: Sequence[int],
-                    skip: int) -> tuple[int, ...] | None:
+def _greedy_payment(cost: Mapping[str, int], total: int, mana: Sequence[tuple[int, tuple[str, ...]]],
+                    order: Sequence[int], skip: int) -> tuple[int, ...] | None:
     assigned: dict[int, str] = {}  # hand index -> the symbol it pays
     got: dict[str, int] = {}
     paid = 0
@@ -212,7 +215,7 @@ def _greedy_payment(cost: Mapping[str, int], total: int, hand: Sequence[CardReco
                 break
             if i == skip or i in assigned:
                 continue
-            ex, attrs = _mana(hand[i])
+            ex, attrs = mana[i]
             if ex and attr in attrs:
                 assigned[i] = attr
                 g += ex
@@ -224,7 +227,7 @@ def _greedy_payment(cost: Mapping[str, int], total: int, hand: Sequence[CardReco
         for i in order:
             if i == skip or i in assigned:
                 continue
-            ex = _mana(hand[i])[0]
+            ex = mana[i][0]
             if ex:
                 assigned[i] = STAR
                 paid += ex
@@ -235,7 +238,7 @@ def _greedy_payment(cost: Mapping[str, int], total: int, hand: Sequence[CardReco
     if paid > total and len(assigned) > 1:
         rank = {i: r for r, i in enumerate(order)}
         for i in sorted(assigned, key=lambda i: -rank[i]):
-            ex = _mana(hand[i])[0]
+            ex = mana[i][0]
             if paid - ex < total:
                 continue
             attr = assigned[i]
@@ -608,6 +611,7 @@ class LyceeState(ScriptedState):
             return
         names = self.names_on_field()
         free = [s for s in ALL_SLOTS if self.field[s] is None]
+        mana = None
         for c in pending:
             if c.code in fp or not self._has_target(c, names, free):
                 continue
@@ -615,9 +619,10 @@ class LyceeState(ScriptedState):
             if not cost:
                 fp[c.code] = turn
                 continue
-            rest = list(hand)
-            rest.remove(c)
-            if can_pay(cost, rest):
+            if mana is None:
+                mana = [_mana(h) for h in hand]
+            i = hand.index(c)
+            if _can_pay_m(cost, mana[:i] + mana[i + 1:]):
                 fp[c.code] = turn
 
     def _has_target(self, card: CardRecord, names: set[str], free: list[int]) -> bool:
