@@ -160,10 +160,24 @@ def _int(raw: str | None, default: int, lo: int, hi: int) -> int:
 
 
 # -- list / create -------------------------------------------------------------------------------
+def _with_validity(decks: list[Deck]) -> list[Deck]:
+    """Mark each deck ``legal`` / ``problems`` with one catalog query per game present."""
+    by_game: dict[str, set[str]] = {}
+    for d in decks:
+        by_game.setdefault(d.game, set()).update(c for z in (d.zones or {}).values() for c in z)
+    cards = {game: cards_resolve(game=game, codes=codes) for game, codes in by_game.items()}
+    for d in decks:
+        report = validate_deck(d.game, d.zones or {}, cards[d.game])
+        d.legal, d.problems = report["valid"], len(report["errors"])
+    return decks
+
+
 def deck_list_view(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game") if request.GET.get("game") in g.GAMES else ""
-    mine = deck_list(user=request.user, filters={"mine": 1, "game": game}) if request.user.is_authenticated else None
-    public = deck_list(user=None, filters={"game": game, "q": request.GET.get("q", "")[:100]})[:100]
+    q = request.GET.get("q", "")[:100]
+    mine = (_with_validity(list(deck_list(user=request.user, filters={"mine": 1, "game": game, "q": q})[:200]))
+            if request.user.is_authenticated else None)
+    public = _with_validity(list(deck_list(user=None, filters={"game": game, "q": q})[:100]))
     return render(request, "decks/deck_list.html", {
         "mine": mine, "public": public, "game": game, "games": [(c, g.GAME_NAMES[c]) for c in g.GAMES],
         "q": request.GET.get("q", ""),

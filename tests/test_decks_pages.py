@@ -77,6 +77,8 @@ def test_create_from_text(cards, alice):
     assert deck.zones == legal_deck(g.WS) and deck.version == 1
     page = c.get(r["Location"]).content.decode()
     assert "Legal Weiß Schwarz deck (50/50 cards)" in page
+    listing = c.get("/decks/").content.decode()
+    assert "Idols" in listing and "✓ legal" in listing
 
 
 def test_create_with_bad_line_names_it_and_writes_nothing(cards, alice):
