@@ -47,10 +47,17 @@ class GameOver(Exception):
     pass
 
 
+def _value(card: CardRecord) -> tuple:
+    if card.card_type != "character":
+        return (-1, 0, 0, 0)
+    return ((card.rank or 0) + (card.connect_attack or 0) / 2, card.cp or 0, -(card.cost or 0), 0)
+
+
 def _deck_info(deck: Deck) -> dict[str, Any]:
     names = {c.code: c.name for c in deck.main}
     ident = {c.code: card_identity(c) for c in deck.main}
-    return {"names": names, "ident": ident}
+    values = {c.code: _value(c) for c in deck.main}
+    return {"names": names, "ident": ident, "values": values}
 
 
 _INFO = DeckCache(_deck_info)
@@ -76,6 +83,7 @@ class PCState(ScriptedState):
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.ident: dict[str, str] = info["ident"]
+        self.values: dict[str, tuple] = info["values"]
         self.deck: list[CardRecord] = list(deck.main)
         self.hand: list[CardRecord] = []
         self.discard: list[CardRecord] = []
@@ -116,6 +124,10 @@ class PCState(ScriptedState):
     def say(self, kind: str, text: str, player: str = "me") -> None:
         self.log.add(self.turn, player, kind, text)  # type: ignore[union-attr]
 
+    def ident_of(self, card: CardRecord) -> str:
+        ident = self.ident.get(card.code)
+        return card_identity(card) if ident is None else ident
+
     def field_characters(self) -> int:
         n = len(self.front)
         for c in self.back:
@@ -127,9 +139,9 @@ class PCState(ScriptedState):
         return (card.cost or 0) <= (self.field_characters() if field is None else field)
 
     def on_front(self, card: CardRecord) -> bool:
-        ident = self.ident.get(card.code) or card_identity(card)
+        ident = self.ident_of(card)
         for c in self.front:
-            if (self.ident.get(c.code) or card_identity(c)) == ident:
+            if self.ident_of(c) == ident:
                 return True
         return False
 
@@ -250,7 +262,7 @@ class PCState(ScriptedState):
         # 2. main 1
         yield from self._main()
         # 3. attack phase
-        while any(self._can_attack(i) for i in range(len(self.front))):
+        while self._has_ready():
             choice = yield "attack"
             if choice[0] == "end":
                 break
@@ -403,6 +415,16 @@ class PCState(ScriptedState):
         if self.log is not None:
             self.say("return", f"discard {self.name(code)}: {self.name(card.code)} returns from the back area "
                                "to the front line")
+
+    def _has_ready(self) -> bool:
+        for rested, new, attacked in zip(self.front_rest, self.front_new, self.front_attacked, strict=True):
+            if not (rested or new or attacked):
+                return True
+        return False
+
+    def _ready(self) -> list[int]:
+        return [i for i, (rested, new, attacked) in enumerate(
+            zip(self.front_rest, self.front_new, self.front_attacked, strict=True)) if not (rested or new or attacked)]
 
     def _can_attack(self, i: int) -> bool:
         return not (self.front_rest[i] or self.front_new[i] or self.front_attacked[i])
@@ -595,12 +617,6 @@ COUNTERS = (
 
 
 # -- the greedy pilot ----------------------------------------------------------------------------
-def _value(card: CardRecord) -> tuple:
-    if card.card_type != "character":
-        return (-1, 0, 0, 0)
-    return ((card.rank or 0) + (card.connect_attack or 0) / 2, card.cp or 0, -(card.cost or 0), 0)
-
-
 class GreedyPilot(ScriptedPilot):
     """Deploy the strongest affordable character (front unless the same card is there), use the
     "no affordable character" rule and returns to grow the field, attack with everything — plain
@@ -618,30 +634,31 @@ class GreedyPilot(ScriptedPilot):
         return ("keep",)
 
     def d_main(self, state: PCState) -> tuple:
-        field = state.field_characters()
         hand = state.hand
-        if not state.returned:
-            for code in distinct_codes(hand):
-                card = next(c for c in hand if c.code == code)
-                if card.card_type != "character":
-                    continue
-                ident = state.ident.get(code)
-                for b in state.back:
-                    if b.card_type == "character" and state.ident.get(b.code) == ident and \
-                            (b.cost or 0) <= field and not state.on_front(b):
-                        # returning costs a card: worth it when another copy stays for a deploy or
-                        # the hand is full anyway
-                        return ("return", code)
+        if not hand or (state.returned and state.deployed):
+            return ("end",)
+        field = state.field_characters()
+        ident_of = state.ident_of
+        front_ids = {ident_of(c) for c in state.front}
+        if not state.returned and state.back:
+            back_ids = {ident_of(b) for b in state.back if b.card_type == "character" and (b.cost or 0) <= field}
+            if back_ids:
+                for c in hand:
+                    if c.card_type == "character":
+                        i = ident_of(c)
+                        if i in back_ids and i not in front_ids:
+                            return ("return", c.code)
         if not state.deployed:
             best = None
+            best_key = None
+            values = state.values
             for c in hand:
                 if c.card_type == "character" and (c.cost or 0) <= field:
-                    key = (not state.on_front(c),) + _value(c)
-                    if best is None or key > best[0]:
-                        best = (key, c)
+                    key = (ident_of(c) not in front_ids, values.get(c.code) or _value(c))
+                    if best_key is None or key > best_key:
+                        best, best_key = c, key
             if best is not None:
-                card = best[1]
-                return ("deploy", card.code, "back" if state.on_front(card) else "front")
+                return ("deploy", best.code, "front" if best_key[0] else "back")  # type: ignore[index]
             chars = [c for c in hand if c.card_type == "character"]
             if chars:
                 # the cheapest one: it will be affordable first, and a copy in hand can return it
@@ -665,7 +682,7 @@ class GreedyPilot(ScriptedPilot):
 
     def d_attack(self, state: PCState) -> tuple:
         front = state.front
-        ready = [i for i in range(len(front)) if state._can_attack(i)]
+        ready = state._ready()
         if not ready:
             return ("end",)
         plain = [i for i in ready if not front[i].connect_attack]
