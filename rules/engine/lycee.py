@@ -612,8 +612,12 @@ class LyceeState(ScriptedState):
         names = self.names_on_field()
         free = [s for s in ALL_SLOTS if self.field[s] is None]
         mana = None
+        seen: set[str] = set()
         for c in pending:
-            if c.code in fp or not self._has_target(c, names, free):
+            if c.code in seen:
+                continue
+            seen.add(c.code)
+            if not self._has_target(c, names, free):
                 continue
             cost = cost_of(c)
             if not cost:
