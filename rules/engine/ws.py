@@ -511,14 +511,24 @@ class WSState(ScriptedState):
         self.damage_by_turn.append(self.counters["damage_dealt"] - self._dealt_before)
 
     def _note_playable(self, turn: int) -> None:
+        """Record the first own turn each hand card could be played (level, stock, color)."""
         fp = self.first_playable
+        lv = len(self.level)
+        stock = len(self.stock)
         colors = None
         for c in self.hand:
-            if c.code not in fp and c.card_type != "climax":
+            code = c.code
+            if code in fp or c.card_type == "climax":
+                continue
+            level = c.level or 0
+            if level > lv or (c.cost or 0) > stock:
+                continue
+            if level and c.colors:
                 if colors is None:
                     colors = self.colors_available()
-                if self.can_play(c, colors):
-                    fp[c.code] = turn
+                if not any(col in colors for col in c.colors):
+                    continue
+            fp[code] = turn
 
     def _has_attacker(self) -> bool:
         stage = self.stage
