@@ -739,7 +739,8 @@ class GreedyPilot(ScriptedPilot):
         if attack is not None:
             buff = self._buff(state, attack[1])
             return buff or attack
-        # 3. characters, paying by resting first
+        # 3. characters, paying by resting first; hand cards are discarded for one only if it can
+        # hurt the dummy with a battle card I have (field or hand), or they are surplus anyway
         best = None
         best_key = None
         numbers = None
@@ -751,8 +752,8 @@ class GreedyPilot(ScriptedPilot):
                     numbers = {ch.number for ch in state.chars()}
                 if f"{c.work}|{c.number or c.code}" in numbers:
                     continue
-                key = (max(c.martial or 0, c.agility or 0, c.wisdom or 0, c.craft or 0, c.poise or 0)
-                       + (c.mhp or 0) / 10)
+                key = (self._hit(state, c), max(c.martial or 0, c.agility or 0, c.wisdom or 0, c.craft or 0,
+                                                c.poise or 0) + (c.mhp or 0) / 10)
                 if best_key is None or key > best_key:
                     best, best_key = c, key
         if best is not None:
@@ -761,9 +762,21 @@ class GreedyPilot(ScriptedPilot):
             if pays:
                 pay = pays[0]
                 mine = values[best.code]
-                if all(values[code] <= mine for code in pay[1]):
+                surplus = len(hand) - 1 - len(pay[1]) >= HAND_LIMIT
+                if all(values[code] <= mine for code in pay[1]) and (not pay[1] or best_key[0] > 0 or surplus):
                     return ("deploy", best.code, pay)
         return ("end",)
+
+    @staticmethod
+    def _hit(state: PhantasmaState, card: CardRecord) -> int:
+        """The most damage ``card`` could deal the dummy with one of my battle cards."""
+        d = state.dummy
+        best = 0
+        for b in [*(entry[0] for entry in state.battle), *(c for c in state.hand if c.card_type == "battle")]:
+            dealt = (getattr(card, b.attack_attribute) or 0) - d.defense_value(b.defense_attribute)
+            if dealt > best:
+                best = dealt
+        return best
 
     def _buff(self, state: PhantasmaState, cid: int) -> tuple | None:
         """An EX skill, item or event that helps the coming attack (paid without resting)."""
