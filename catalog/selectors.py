@@ -69,7 +69,7 @@ def card_list(*, q: str = "", filters: Mapping[str, Any] | None = None, order: s
 
     qs = card_search(q=q, game=game)
     if filters:
-        fs = CardFilterSet(data=filters, queryset=qs)
+        fs = CardFilterSet.for_params(filters.keys())(data=filters, queryset=qs)
         if not fs.is_valid():
             raise FilterError(fs.errors)
         qs = fs.qs

@@ -10,7 +10,7 @@ from django.urls import reverse
 from rules import games as g
 from rules.cards import GAME_STATS
 
-from .api.pagination import CappedPaginator
+from .api.pagination import COUNT_CAP, CappedPaginator
 from .models import Card
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER, games_phrase
@@ -75,7 +75,7 @@ def _page(request: HttpRequest, qs: QuerySet[Card]):
     except PageNotAnInteger:
         page = paginator.page(1)
     except EmptyPage:
-        page = paginator.page(paginator.num_pages)
+        page = paginator.page(paginator.num_pages if paginator.count_exact else 1)
     page.object_list = list(page.object_list)
     for card in page.object_list:
         card.summary = stat_line(card)
@@ -123,6 +123,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
         "error_marker": (q[: error.position], q[error.position:]) if error else None,
         "base_query": _query_without(request, "page"),
         "view_query": _query_without(request, "view", "page"),
+        "count_cap": COUNT_CAP,
     }
     return render(request, "catalog/card_search.html", context, status=status)
 
@@ -192,7 +193,7 @@ def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpRespo
     view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
     return render(request, "catalog/set_detail.html", {
         "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs),
-        "games": _games(), "view": view, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
+        "games": _games(), "view": view, "count_cap": COUNT_CAP, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
     })
 
 

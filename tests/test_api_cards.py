@@ -125,3 +125,21 @@ def test_schema_and_docs(client):
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "swagger-ui" in html and "//cdn" not in html and "unpkg" not in html  # served locally (offline)
+
+
+def test_count_is_capped_but_every_page_is_reachable(client, cards, monkeypatch):
+    import catalog.api.pagination as pagination
+
+    monkeypatch.setattr(pagination, "COUNT_CAP", 5)
+    first = client.get(LIST, {"page_size": 4}).json()
+    assert (first["count"], first["count_exact"], first["pages"]) == (5, False, None)
+    seen, page = [], first
+    for number in range(2, 10):
+        seen += [c["code"] for c in page["results"]]
+        if not page["next"]:
+            break
+        page = client.get(LIST, {"page_size": 4, "page": number}).json()
+    assert len(seen) == len(set(seen)) == 12 and page["page"] == 3 and page["next"] is None
+    assert_error(client.get(LIST, {"page_size": 4, "page": 4}), 404, "not_found")
+    exact = client.get(LIST, {"q": "game:ws"}).json()
+    assert (exact["count"], exact["count_exact"], exact["pages"]) == (3, True, 1)

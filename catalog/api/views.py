@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
@@ -17,7 +16,7 @@ from rest_framework.response import Response
 
 from rules import games as g
 
-from ..filters import CardFilterSet
+from ..filters import CardFilterBackend, CardFilterSet
 from ..search import QueryError
 from ..selectors import _finish_order, card_get, card_search, parse_order
 from .pagination import CardPagination
@@ -88,7 +87,7 @@ _ERRORS = {
 class CardListView(CardsAPIMixin, generics.ListAPIView):
     serializer_class = CardSerializer
     pagination_class = CardPagination
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [CardFilterBackend]
     filterset_class = CardFilterSet
 
     def get_queryset(self):
