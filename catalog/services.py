@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
@@ -46,16 +47,16 @@ def card_sync_facets(*, cards: Iterable[Card]) -> int:
 def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
     """Insert model instances (all of one model) as fast as the database allows.
 
-    PostgreSQL: one ``COPY … FROM STDIN`` (several times faster than ``bulk_create``, whose
-    per-value preparation and array adaptation dominate large imports); ``pk`` is not set on the
-    objects. Elsewhere: ``bulk_create``.
+    PostgreSQL: one ``COPY … FROM STDIN``; SQLite: ``executemany`` of one INSERT (both several
+    times faster than ``bulk_create``, whose per-value preparation dominates large imports);
+    ``pk`` is not set on the objects. Other databases: ``bulk_create``.
     """
     if not objs:
         return
     from django.db import connection
 
     model = type(objs[0])
-    if connection.vendor != "postgresql":
+    if connection.vendor not in ("postgresql", "sqlite"):
         model.objects.bulk_create(objs, batch_size=batch_size)
         return
     import json
@@ -74,7 +75,7 @@ def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
             kinds.append("now")
         else:
             kinds.append("")
-    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {qn(model._meta.db_table)} ({columns}) FROM STDIN") as copy:
+    def rows() -> Iterator[list[Any]]:
         for obj in objs:
             row = []
             for f, kind in zip(fields, kinds, strict=True):
@@ -84,8 +85,22 @@ def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
                 elif kind == "now":
                     value = value or now
                     setattr(obj, f.attname, value)
+                if sqlite and isinstance(value, datetime):
+                    value = connection.ops.adapt_datetimefield_value(value)
                 row.append(value)
-            copy.write_row(row)
+            yield row
+
+    sqlite = connection.vendor == "sqlite"
+    table = qn(model._meta.db_table)
+    with connection.cursor() as cursor:
+        if sqlite:  # executemany of one prepared INSERT: no per-value ORM work
+            marks = ", ".join("%s" for _ in fields)
+            for batch in _chunks(list(rows()), 2000):
+                cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", batch)
+            return
+        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows():
+                copy.write_row(row)
 
 
 # -- import -------------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ def ws_name(raw: str) -> tuple[str, str]:
 _CLIMAX_BONUS = re.compile(
     r"^【永】あなたのキャラすべてに、(?:パワーを\+(?P<power>\d+)(?:し、|。))?(?:ソウルを\+(?P<soul>\d+)。)?"
 )
-_REMINDER = re.compile(r"\((?P<mark>.)?@?:?このカードがトリガーした時[^()]*\)")
+_REMINDER = re.compile(r"\((?:[^()@:]{1,2}@)?:[^()]*\)")
 
 
 def ws_climax_bonus(text: str) -> tuple[list[dict[str, Any]], bool]:
