@@ -35,7 +35,7 @@ from collections.abc import Generator, Iterable, Mapping
 from typing import Any
 
 from ..cards import CardRecord
-from ._zones import distinct_codes, shuffle, take
+from ._zones import DeckCache, distinct_codes, shuffle, take
 from .core import (
     Deck,
     EventLog,
@@ -86,8 +86,20 @@ def _target(effect: Mapping[str, Any]) -> int:
     return 1 if amount(effect) >= 0 or effect.get("kind") == "heal" else -1
 
 
+_MODELLED: dict[int, tuple[CardRecord, tuple[Mapping[str, Any], ...]]] = {}
+
+
 def modelled_effects(card: CardRecord) -> tuple[Mapping[str, Any], ...]:
-    return tuple(e for e in card.effects if e.get("kind") in ("attack_mod", "defense_mod", "heal"))
+    """The card's structured effects this engine executes (cached by identity, checked with ``is``)."""
+    if not card.effects:
+        return ()
+    hit = _MODELLED.get(id(card))
+    if hit is None or hit[0] is not card:
+        if len(_MODELLED) > 50_000:
+            _MODELLED.clear()
+        hit = _MODELLED[id(card)] = (
+            card, tuple(e for e in card.effects if e.get("kind") in ("attack_mod", "defense_mod", "heal")))
+    return hit[1]
 
 
 class Char:
@@ -319,6 +331,23 @@ class PhantasmaState(ScriptedState):
         alt = (tuple(rest + free[: white - d]), tuple(c.code for c in others[:d]))
         return [first] if alt == first else [first, alt]
 
+    def can_pay(self, card: CardRecord, standing: list[int]) -> bool:
+        """Whether ``payments(card)`` would offer anything (without building them)."""
+        cost = card.cost_detail or {"white": card.cost or 0}
+        if cost.get("red") or cost.get("hp"):
+            return False
+        free = len(standing)
+        blue = cost.get("blue")
+        if blue:
+            used: list[int] = []
+            for attr, n in blue.items():
+                got = [cid for cid in standing if cid not in used and attr in self.char(cid).card.attributes]
+                if len(got) < n:
+                    return False
+                used.extend(got[:n])
+            free -= len(used)
+        return cost.get("white", 0) <= free + len(self.hand) - 1
+
     def _pay(self, card: CardRecord, pay: tuple[tuple[int, ...], tuple[str, ...]]) -> str:
         rest, discard = pay
         names = []
@@ -500,7 +529,6 @@ class PhantasmaState(ScriptedState):
             return
         numbers = {c.number for c in self.chars()}
         standing = None
-        order = None
         for card in pending:
             if card.code in fp:
                 continue
@@ -516,8 +544,7 @@ class PhantasmaState(ScriptedState):
                 continue
             if standing is None:
                 standing = self.standing()
-                order = self.hand_order()
-            if self.payments(card, standing, order):
+            if self.can_pay(card, standing):
                 fp[card.code] = turn
         if not self.ex_used:
             for ex in self.ex_area:
@@ -908,9 +935,13 @@ def catalog_options(cards: Iterable[CardRecord]) -> dict[str, Any]:
     return out
 
 
+_DECK_MEDIANS = DeckCache(lambda deck: catalog_options([*deck.main, *deck.zones.get("ace", ())]))
+
+
 def dummy_stats(options: Mapping[str, Any], deck: Deck) -> dict[str, int]:
     """Options win; anything missing comes from the deck's own characters (ACE included)."""
-    fallback = catalog_options([*deck.main, *deck.zones.get("ace", ())])
+    keys = ("dummy_mhp", *(f"dummy_{a}" for a in ATTRS))
+    fallback = {} if all(k in options for k in keys) else _DECK_MEDIANS.get(deck)
     stats = {"mhp": int(options.get("dummy_mhp", fallback.get("dummy_mhp", 0)))}
     for a in ATTRS:
         stats[a] = int(options.get(f"dummy_{a}", fallback.get(f"dummy_{a}", 0)))
