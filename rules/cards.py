@@ -173,6 +173,14 @@ NUMERIC_STATS: tuple[str, ...] = (
 )
 
 
+_EFFECT_NUMBERS: dict[str, tuple[str, ...]] = {
+    "climax_bonus": ("power", "soul"),
+    "attack_mod": ("amount", "value"),
+    "defense_mod": ("amount", "value"),
+    "heal": ("amount",),
+}
+
+
 def cost_total(game: str, cost_detail: Mapping[str, Any]) -> int:
     """The number of cost symbols in a structured cost (Phantasmagoria, Lycee)."""
     if game == g.LYCEE:
@@ -248,6 +256,14 @@ def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
         kind = eff.get("kind") if isinstance(eff, Mapping) else None
         if kind not in g.EFFECT_KINDS[game]:
             err("effects", f"unknown {game} effect kind {kind!r}")
+            continue
+        # The numbers the engines read must be whole numbers.
+        for key in _EFFECT_NUMBERS.get(kind, ()):
+            value = eff.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                err("effects", f"{kind} {key} must be a whole number, got {value!r}")
+        if kind == "climax_bonus" and ctype != "climax":
+            err("effects", "only a climax has a climax_bonus")
 
     cost_detail = data.get("cost_detail") or {}
     if not isinstance(cost_detail, Mapping):

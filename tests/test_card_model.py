@@ -203,3 +203,17 @@ def test_normalize_reports_wrong_types_by_field():
     })
     fields = {f for f, _ in problems}
     assert fields == {"level", "colors", "counter", "bogus", "keywords"}
+
+
+@pytest.mark.parametrize(("card", "words"), [
+    ({"game": "ws", "card_type": "climax", "effects": [{"kind": "climax_bonus", "power": "1000", "soul": 1}]},
+     "climax_bonus power must be a whole number"),
+    ({"game": "ws", "card_type": "character", "level": 0, "cost": 0, "power": 500, "soul": 1,
+      "effects": [{"kind": "climax_bonus", "power": 1000, "soul": 1}]}, "only a climax"),
+    ({"game": "phantasma", "card_type": "item", "effects": [{"kind": "attack_mod", "amount": 1.5}]},
+     "attack_mod amount must be a whole number"),
+    ({"game": "ws", "card_type": "climax", "effects": [{"kind": "heal", "amount": 1}]}, "unknown ws effect kind 'heal'"),
+])
+def test_effects_are_checked(card, words):
+    errors = validate_card({"code": "X-1", "name": "E", **card})
+    assert any(f == "effects" and words in m for f, m in errors), errors
