@@ -148,6 +148,17 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
     return current
 
 
+def deck_restore(*, deck: Deck, user: Any, version: int, base_version: int | None) -> Deck:
+    """Save the content (name, description, zones) of an old ``version`` as a new version."""
+    if not deck_can_edit(deck=deck, user=user):
+        raise DeckPermissionDenied("only the owner can edit this deck")
+    old = deck.versions.filter(number=version).first()
+    if old is None:
+        raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+    return deck_update(deck=deck, user=user, base_version=base_version, name=old.name, description=old.description,
+                       zones=old.zones, note=f"restored version {version}")
+
+
 @transaction.atomic
 def deck_delete(*, deck: Deck, user: Any) -> None:
     if not deck_can_edit(deck=deck, user=user):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("decks/<int:pk>/edit/", views.deck_edit_view, name="deck-edit"),
     path("decks/<int:pk>/build/", views.deck_build_view, name="deck-build"),
     path("decks/<int:pk>/history/", views.deck_history_view, name="deck-history"),
+    path("decks/<int:pk>/restore/", views.deck_restore_view, name="deck-restore"),
     path("decks/<int:pk>/fork/", views.deck_fork_view, name="deck-fork"),
     path("decks/<int:pk>/share/", views.deck_share_view, name="deck-share"),
     path("decks/<int:pk>/delete/", views.deck_delete_view, name="deck-delete"),

@@ -39,6 +39,7 @@ from .services import (
     deck_create,
     deck_delete,
     deck_fork,
+    deck_restore,
     deck_update,
     share_link_create,
 )
@@ -367,6 +368,25 @@ def deck_history_view(request: HttpRequest, pk: int) -> HttpResponse:
         "deck": deck, "versions": versions, "diff": diff, "rows": rows, "a": a, "b": b,
         "can_edit": deck_can_edit(deck=deck, user=request.user),
     })
+
+
+@login_required
+@require_POST
+def deck_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
+    deck = _own_deck_or_404(request, pk)
+    version = _int(request.POST.get("version"), 0, 0, 10**9)
+    base = _int(request.POST.get("base_version"), 0, 0, 10**9) or None
+    try:
+        deck = deck_restore(deck=deck, user=request.user, version=version, base_version=base)
+    except DeckInputError as exc:
+        messages.error(request, exc.message)
+        return redirect("deck-history", pk=pk)
+    except DeckConflict as exc:
+        messages.error(request, f"The deck changed meanwhile (now version {exc.current_version}); nothing was restored. "
+                                "Look at the history again and retry.")
+        return redirect("deck-history", pk=pk)
+    messages.success(request, f"Version {version} restored as version {deck.version}.")
+    return redirect("deck-detail", pk=pk)
 
 
 # -- fork / share / delete / export ------------------------------------------------------------

@@ -317,3 +317,21 @@ def test_list_and_pages_have_no_n_plus_one(cards, alice, bob, django_assert_max_
         assert c.get(f"/decks/{deck.pk}/").status_code == 200
     with django_assert_max_num_queries(6):
         assert c.get("/decks/").status_code == 200
+
+
+def test_restore_old_version(cards, alice, bob):
+    deck = create(alice).json()
+    c = client_for(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    c.patch(url, {"zones": {"main": {"WST/W01-001": 4}}, "name": "Broken", "base_version": 1}, format="json")
+    r = c.post(f"{url}versions/1/restore/", {"base_version": 2}, format="json")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["version"] == 3 and body["zones"] == legal_deck(g.WS) and body["name"] == "My deck"
+    assert c.get(f"{url}versions/").json()[0]["note"] == "restored version 1"
+    assert c.post(f"{url}versions/1/restore/", {"base_version": 2}, format="json").status_code == 409
+    assert c.post(f"{url}versions/1/restore/", {}, format="json", HTTP_IF_MATCH='"deck-1-v2"').status_code == 412
+    assert c.post(f"{url}versions/1/restore/", {}, format="json").status_code == 428
+    assert c.post(f"{url}versions/9/restore/", {"base_version": 3}, format="json").status_code == 404
+    assert client_for(bob).post(f"{url}versions/1/restore/", {"base_version": 3}, format="json").status_code == 404
+    assert Deck.objects.get(pk=deck["id"]).version == 3

@@ -204,6 +204,14 @@ def test_history_diff_page(cards, alice):
     deck_update(deck=deck, user=alice, base_version=1, zones=zones, note="one more climax")
     html = logged_in(alice).get(f"/decks/{deck.pk}/history/?from=1&to=2").content.decode()
     assert "one more climax" in html and "+1" in html and "WST/W01-C3" in html
+    assert "Restore version 1" in html
+    r = logged_in(alice).post(f"/decks/{deck.pk}/restore/", {"version": 1, "base_version": 2})
+    assert r.status_code == 302
+    deck.refresh_from_db()
+    assert deck.version == 3 and deck.zones == legal_deck(g.WS)
+    r = logged_in(alice).post(f"/decks/{deck.pk}/restore/", {"version": 2, "base_version": 2}, follow=True)
+    assert "changed meanwhile" in r.content.decode()
+    assert Deck.objects.get(pk=deck.pk).version == 3
 
 
 def test_share_link_page_and_pinned_version(cards, alice, bob):

@@ -11,6 +11,8 @@ urlpatterns = [
     path("decks/<int:pk>/", views.DeckDetailView.as_view(), name="api-deck-detail"),
     path("decks/<int:pk>/versions/", views.DeckVersionListView.as_view(), name="api-deck-versions"),
     path("decks/<int:pk>/versions/<int:number>/", views.DeckVersionDetailView.as_view(), name="api-deck-version"),
+    path("decks/<int:pk>/versions/<int:number>/restore/", views.DeckVersionRestoreView.as_view(),
+         name="api-deck-version-restore"),
     path("decks/<int:pk>/diff/", views.DeckDiffView.as_view(), name="api-deck-diff"),
     path("decks/<int:pk>/fork/", views.DeckForkView.as_view(), name="api-deck-fork"),
     path("decks/<int:pk>/shares/", views.DeckShareView.as_view(), name="api-deck-shares"),

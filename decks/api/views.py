@@ -33,6 +33,7 @@ from ..services import (
     deck_create,
     deck_delete,
     deck_fork,
+    deck_restore,
     deck_update,
     share_link_create,
 )
@@ -237,6 +238,37 @@ class DeckVersionDetailView(DeckObjectMixin, APIView):
         if v is None:
             raise NotFound(f"deck has no version {number} (latest is {deck.version})")
         return Response(DeckVersionDetailSerializer(v).data)
+
+
+class DeckVersionRestoreView(DeckObjectMixin, APIView):
+    """Save an old version's content as a new version (``base_version`` or ``If-Match`` as for updates)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=VersionRefSerializer, responses=DeckDetailSerializer, operation_id="decks_versions_restore")
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        deck = self.get_own_deck(request, pk)
+        base = request.data.get("base_version") if hasattr(request.data, "get") else None
+        if_match = request.headers.get("If-Match")
+        if if_match:
+            m = _ETAG.match(if_match.strip())
+            if not m:
+                raise ValidationError({"If-Match": [f"cannot read {if_match!r}; send the ETag of GET (e.g. {deck.etag})"]})
+            base = int(m.group(1))
+        if base is None:
+            return Response({"detail": "send base_version or If-Match", "current_version": deck.version},
+                            status=status.HTTP_428_PRECONDITION_REQUIRED)
+        if isinstance(base, bool) or not str(base).isdigit():
+            raise ValidationError({"base_version": ["must be a version number"]})
+        try:
+            deck = deck_restore(deck=deck, user=request.user, version=number, base_version=int(base))
+        except DeckInputError as exc:
+            raise NotFound(exc.message) from None
+        except DeckConflict as exc:
+            code = status.HTTP_412_PRECONDITION_FAILED if if_match else status.HTTP_409_CONFLICT
+            return _with_etag(Response({"detail": str(exc), "current_version": exc.current_version,
+                                        "base_version": exc.base_version, "changes": exc.changes}, status=code), exc.deck)
+        return _with_etag(Response(_detail(deck, request)), deck)
 
 
 def _int_param(request: Request, name: str, default: int | None = None) -> int:
