@@ -335,3 +335,17 @@ def test_restore_old_version(cards, alice, bob):
     assert c.post(f"{url}versions/9/restore/", {"base_version": 3}, format="json").status_code == 404
     assert client_for(bob).post(f"{url}versions/1/restore/", {"base_version": 3}, format="json").status_code == 404
     assert Deck.objects.get(pk=deck["id"]).version == 3
+
+
+def test_out_of_range_numbers_are_4xx(alice):
+    d = create(alice, visibility="public").json()
+    c = client_for(alice)
+    big = 10**20
+    for url in [f"/api/v1/decks/{big}/", f"/api/v1/decks/{d['id']}/versions/{big}/",
+                f"/api/v1/shared/{'x' * 40}/", f"/api/v1/decks/{d['id']}/export/?format=json&version={big}"]:
+        assert c.get(url).status_code in (400, 404), url
+    assert c.post(f"/api/v1/decks/{d['id']}/versions/{big}/restore/", {"base_version": 1}, format="json").status_code == 404
+    assert c.patch(f"/api/v1/decks/{d['id']}/", {"name": "x", "base_version": big}, format="json").status_code in (400, 409)
+    assert c.post(f"/api/v1/decks/{d['id']}/shares/", {"version": big}, format="json").status_code == 400
+    assert c.post(f"/api/v1/decks/{d['id']}/fork/", {"version": big}, format="json").status_code == 400
+    assert Deck.objects.count() == 1 and ShareLink.objects.count() == 0
