@@ -355,3 +355,35 @@ def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data):
 
 def test_unmodelled_cards_are_listed():
     assert [c.code for c in DECK.unmodelled()] == ["TW-E01"]
+
+
+@st.composite
+def random_pc_decks(draw):
+    n = draw(st.integers(8, 40))
+    cards = []
+    for i in range(n):
+        kind = draw(st.sampled_from(["character", "character", "character", "event", "scene"]))
+        mark = draw(st.sampled_from(["", "RANK+1", "LIFE+1", "DRAW"]))
+        if kind == "character":
+            cards.append(char(f"RD-{i}", draw(st.integers(0, 5)), draw(st.integers(0, 9000)), draw(st.integers(0, 4)),
+                              draw(st.one_of(st.none(), st.integers(1, 6))), mark,
+                              keywords=("connect_mark",) if draw(st.booleans()) else ()))
+        else:
+            cards.append(CardRecord(game="pc", code=f"RD-{i}", name=kind, card_type=kind, work="RD", number=str(i),
+                                    cost=draw(st.integers(0, 4)), bonus_mark=mark))
+    return Deck(game="pc", main=tuple(cards))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=random_pc_decks(), seed=st.integers(0, 1000), first=st.sampled_from(["me", "opp"]))
+def test_the_greedy_pilot_finishes_any_deck_within_the_cap(deck, seed, first):
+    expected = Counter(c.code for c in deck.main)
+    state = pc.PCState(deck, game_rng(seed, 0), 0, {"turn_cap": 15, "first": first}, None)
+    pilot = pc.GreedyPilot()
+    while not state.is_terminal():  # the generic path: every choice must be a legal action
+        state.apply(pilot.choose(state, state.legal_actions()))
+    assert state.legal_actions() == []
+    assert Counter(c.code for c in state.all_my_cards()) == expected
+    r = state.result()
+    assert r.outcome in ("win", "loss", "capped") and r.turn <= 15
+    assert all(v >= 0 for v in r.counters.values())

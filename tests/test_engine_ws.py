@@ -472,3 +472,41 @@ def test_illegal_actions_are_refused():
 
 def test_unmodelled_cards_are_listed():
     assert [c.code for c in DECK.unmodelled()] == ["T/W-03"]
+
+
+@st.composite
+def random_ws_decks(draw):
+    """Any mix of characters, events and climaxes with any stats and icons (10-50 cards)."""
+    n = draw(st.integers(10, 50))
+    cards = []
+    for i in range(n):
+        kind = draw(st.sampled_from(["character", "character", "event", "climax"]))
+        colors = (draw(st.sampled_from(["yellow", "green", "red", "blue"])),)
+        icons = tuple(draw(st.lists(st.sampled_from(ws_triggers), max_size=2)))
+        if kind == "climax":
+            cards.append(climax(f"R/W-{i}", colors, icons, soul=draw(st.integers(0, 2))))
+        elif kind == "event":
+            cards.append(CardRecord(game="ws", code=f"R/W-{i}", name="e", card_type="event", colors=colors,
+                                    level=draw(st.integers(0, 3)), cost=draw(st.integers(0, 3)), triggers=icons))
+        else:
+            cards.append(char(f"R/W-{i}", draw(st.integers(0, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3)),
+                              draw(st.integers(0, 12000)), colors, icons))
+    return Deck(game="ws", main=tuple(cards))
+
+
+ws_triggers = ("soul", "draw", "pool", "comeback", "return", "treasure", "shot", "gate", "choice", "standby")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=random_ws_decks(), seed=st.integers(0, 1000), first=st.sampled_from(["me", "opp"]))
+def test_the_greedy_pilot_finishes_any_deck_within_the_cap(deck, seed, first):
+    expected = Counter(c.code for c in deck.main)
+    state = ws.WSState(deck, game_rng(seed, 0), 0, {"turn_cap": 15, "first": first}, None)
+    pilot = ws.GreedyPilot()
+    while not state.is_terminal():  # the generic path: every choice must be a legal action
+        state.apply(pilot.choose(state, state.legal_actions()))
+    assert state.legal_actions() == []
+    assert Counter(c.code for c in state.all_my_cards()) == expected
+    r = state.result()
+    assert r.outcome in ("win", "loss", "capped") and r.turn <= 15
+    assert all(v >= 0 for v in r.counters.values())
