@@ -204,7 +204,8 @@ _SAMPLE_FILE = re.compile(r"^(?P<game>[a-z]+)-(?P<name>[a-z0-9-]+)\.txt$")
 
 @transaction.atomic
 def sample_decks_load(*, root: Path) -> list[str]:
-    """Load ``root/<game>-<name>.txt`` as public decks of the ``sample`` user (idempotent: an
+    """Load ``root/<game>-<name>.txt`` as public decks of the ``sample`` user, named after the file
+    (``ws-night-drive.txt`` → "Night Drive"), described by its ``//`` comment lines (idempotent: an
     unchanged deck is left alone, a changed one gets a new version). Returns one line per deck.
     Raises ``DeckInputError`` naming the file and line of anything unreadable (nothing is written).
     """
@@ -228,8 +229,7 @@ def sample_decks_load(*, root: Path) -> list[str]:
             e = parsed.errors[0]
             raise DeckInputError("text", f"{path.name} line {e.line}: {e.message}")
         comments = [ln.strip()[2:].strip() for ln in text.splitlines() if ln.strip().startswith("//")]
-        default_name = m.group("name").replace("-", " ").title()
-        name = (comments[0].split(":", 1)[0].strip() if comments else "") or default_name
+        name = m.group("name").replace("-", " ").title()
         description = "\n".join(comments)
         zones = zones_normalize(parsed.zones())
         deck = Deck.objects.filter(owner=user, game=game, name=name).first()
