@@ -39,7 +39,7 @@ def card_sync_facets(*, cards: Iterable[Card]) -> int:
     cards = [c for c in cards if c.pk is not None]
     for chunk in _chunks([c.pk for c in cards]):
         CardFacet.objects.filter(card_id__in=chunk).delete()
-    rows = [CardFacet(card=c, facet=f, value=v[:128]) for c in cards for f, v in dict.fromkeys(c.facet_values())]
+    rows = [CardFacet(card_id=c.pk, facet=f, value=v[:128]) for c in cards for f, v in dict.fromkeys(c.facet_values())]
     bulk_insert(rows, batch_size=2000)
     return len(rows)
 
