@@ -187,6 +187,8 @@ def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
 def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpResponse:
     if game not in g.GAMES:
         raise Http404(f"unknown game {game}")
+    if "\x00" in set_code or len(set_code) > 64:
+        raise Http404("no such set")
     qs = Card.objects.filter(game=game, set_code=set_code).order_by("code")
     if not qs.exists():
         raise Http404(f"no {game} set {set_code}")

@@ -102,6 +102,9 @@ def test_detail_with_slash_in_code(client, cards):
     assert_error(client.get("/api/v1/cards/ws/NOPE-1/"), 404, "not_found")
     assert_error(client.get("/api/v1/cards/mtg/TST/W01-001/"), 404, "not_found")
     assert_error(client.post(LIST, {}), 405, "method_not_allowed")
+    assert_error(client.get("/api/v1/cards/ws/a%00b/"), 404, "not_found")
+    assert_error(client.get("/api/v1/cards/ws/" + "x" * 300 + "/"), 404, "not_found")
+    assert_error(client.get(LIST, {"name": "a\x00b"}), 400, "invalid_parameter")
 
 
 def test_list_has_no_n_plus_one(client, cards, django_assert_num_queries):
@@ -143,3 +146,15 @@ def test_count_is_capped_but_every_page_is_reachable(client, cards, monkeypatch)
     assert_error(client.get(LIST, {"page_size": 4, "page": 4}), 404, "not_found")
     exact = client.get(LIST, {"q": "game:ws"}).json()
     assert (exact["count"], exact["count_exact"], exact["pages"]) == (3, True, 1)
+
+
+def test_list_rows_equal_detail(client, cards):
+    """The list's fast path (row JSON built by PostgreSQL, dicts on SQLite) gives the same card JSON
+    as the detail endpoint (model instances)."""
+    for row in client.get(LIST, {"page_size": 50}).json()["results"]:
+        detail = client.get(row["api_url"]).json()
+        detail.pop("printings")
+        assert row == detail, row["code"]
+    lycee = client.get(LIST, {"q": "code:CH-0001"}).json()["results"][0]
+    assert lycee["cost_detail"] == {"snow": 2, "star": 1} and lycee["alt_names"] == ["白雪姫", "Shirayuki"]
+    assert lycee["counter"] is False and lycee["power"] is None and lycee["keywords"] == ["dash"]

@@ -94,6 +94,9 @@ def test_lycee_slot_grid_is_an_accessible_table(client, cards):
 def test_detail_404s(client, cards):
     assert client.get("/cards/ws/NOPE/").status_code == 404
     assert client.get("/cards/mtg/TST/W01-001/").status_code == 404
+    assert client.get("/cards/ws/a%00b/").status_code == 404
+    assert client.get("/cards/ws/sets/a%00b/").status_code == 404
+    assert client.get("/cards/", {"q": "a\x00b", "game": "x\x00"}).status_code == 400
 
 
 def test_browse_by_set(client, cards):

@@ -29,6 +29,12 @@ class CappedPage(Page):
 
 
 class CappedPaginator(Paginator):
+    """``load`` turns a sliced queryset into the page's rows (default: evaluate it)."""
+
+    def __init__(self, object_list, per_page, *args, load=list, **kwargs) -> None:
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.load = load
+
     @cached_property
     def count(self) -> int:
         qs = self.object_list
@@ -57,8 +63,8 @@ class CappedPaginator(Paginator):
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         if self.count_exact:
-            return CappedPage(list(self.object_list[bottom: bottom + self.per_page]), number, self)
-        rows = list(self.object_list[bottom: bottom + self.per_page + 1])  # one more: is there a next page?
+            return CappedPage(self.load(self.object_list[bottom: bottom + self.per_page]), number, self)
+        rows = self.load(self.object_list[bottom: bottom + self.per_page + 1])  # one more: is there a next page?
         if not rows and number > 1:
             raise EmptyPage("That page contains no results")
         page = CappedPage(rows[: self.per_page], number, self)
@@ -78,7 +84,7 @@ class CardPagination(PageNumberPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         page_size = self.get_page_size(request)
-        paginator = self.django_paginator_class(queryset, page_size)
+        paginator = self.django_paginator_class(queryset, page_size, load=getattr(view, "load_rows", list))
         number = request.query_params.get(self.page_query_param) or 1
         try:
             self.page = paginator.page(number)

@@ -61,9 +61,12 @@ class CardSerializer(serializers.ModelSerializer):
     def get_api_url(self, obj: Card) -> str:
         return card_urls(obj.game, obj.code)[1]
 
-    def to_representation(self, instance: Card) -> dict[str, Any]:
-        data = {name: getattr(instance, name) for name in CARD_API_FIELDS}
-        data["url"], data["api_url"] = card_urls(instance.game, instance.code)
+    def to_representation(self, instance: Card | dict[str, Any]) -> dict[str, Any]:
+        if isinstance(instance, dict):  # a row from catalog.selectors.card_rows
+            data = {name: instance[name] for name in CARD_API_FIELDS}
+        else:
+            data = {name: getattr(instance, name) for name in CARD_API_FIELDS}
+        data["url"], data["api_url"] = card_urls(data["game"], data["code"])
         return data
 
 

@@ -18,7 +18,7 @@ from rules import games as g
 
 from ..filters import CardFilterBackend, CardFilterSet
 from ..search import QueryError
-from ..selectors import _finish_order, card_get, card_search, parse_order
+from ..selectors import _finish_order, card_get, card_rows, card_search, parse_order
 from .pagination import CardPagination
 from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardErrorSerializer, CardSerializer
 
@@ -97,7 +97,11 @@ class CardListView(CardsAPIMixin, generics.ListAPIView):
         order = params.get("order", "")
         if order:
             qs = qs.order_by(*_finish_order(parse_order(order)))
-        return qs.only(*[f for f in CARD_API_FIELDS if f != "keywords"], "keywords")
+        return qs
+
+    def load_rows(self, queryset):
+        """Rows of one page as dicts of the card JSON fields (see ``card_rows``)."""
+        return card_rows(queryset, CARD_API_FIELDS)
 
 
 @extend_schema(
