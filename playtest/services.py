@@ -306,11 +306,32 @@ def playtest_enqueue(*, job_id: int) -> None:
                 error=f"{QUEUE_DOWN}: {type(exc).__name__}: {exc}"[:2000],
             )
     elif mode == "thread":
+        playtest_resume_orphans()
         _thread_pool().submit(_run_in_thread, job_id)
     elif mode == "inline":
         playtest_run_all(job_id=job_id)
     else:
         raise ValueError(f"unknown PLAYTEST_EXECUTOR {mode!r} (celery, thread or inline)")
+
+
+_resumed = False
+RESUME_AFTER_SECONDS = 60
+
+
+def playtest_resume_orphans(*, force: bool = False) -> int:
+    """Embedded default only: once per process, pick up jobs left queued or running by a previous
+    process (a restarted server). Safe even if another process still runs one of them: chunks that
+    are already stored are skipped and a duplicate chunk is dropped. Returns how many were resumed."""
+    global _resumed
+    if conf.executor() != "thread" or (_resumed and not force):
+        return 0
+    _resumed = True
+    cutoff = timezone.now() - timedelta(seconds=RESUME_AFTER_SECONDS)
+    ids = list(PlaytestJob.objects.filter(status__in=PlaytestJob.ACTIVE).filter(
+        Q(heartbeat__lt=cutoff) | Q(heartbeat__isnull=True, created__lt=cutoff)).values_list("pk", flat=True))
+    for job_id in ids:
+        _thread_pool().submit(_run_in_thread, job_id)
+    return len(ids)
 
 
 def _run_in_thread(job_id: int) -> None:

@@ -133,6 +133,8 @@ def _charts(job: PlaytestJob) -> dict[str, Any]:
 
 def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
     job = _job_or_404(slug)
+    if job.is_active:
+        services.playtest_resume_orphans()
     ctx: dict[str, Any] = {
         "job": job, "mine": playtest_is_mine(job, user=request.user, session_key=session_key(request)),
         "share_url": request.build_absolute_uri(job.get_absolute_url()),

@@ -51,3 +51,7 @@ def test_goldfish_job_from_deck_shows_chart_and_replay(live_server, page, settin
     other.goto(share)
     assert "Skylark Orchestra" in other.inner_text("h1") and other.locator("svg.chart").count() == 2
     other.context.close()
+
+    from playtest import services
+
+    services._thread_pool().submit(lambda: None).result(timeout=60)  # the job thread is idle before teardown

@@ -229,6 +229,13 @@ def test_share_slugs_are_long_and_distinct(toy_engine, toy_cards, inline_jobs, d
     assert all(len(s) >= 16 for s in slugs)  # 12 random bytes = 96 bits
 
 
+@pytest.fixture
+def drain_threads():
+    """Wait for the in-process job thread to go idle before the test's database goes away."""
+    yield
+    services._thread_pool().submit(lambda: None).result(timeout=60)
+
+
 def _poll_without_read_locks() -> None:
     """This thread only reads while a job thread writes. SQLite's shared-cache in-memory test database
     locks whole tables (no busy wait), so let this connection read without taking read locks."""
@@ -240,7 +247,7 @@ def _poll_without_read_locks() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_embedded_default_runs_job_in_background_thread(toy_engine, toy_cards, settings):
+def test_embedded_default_runs_job_in_background_thread(toy_engine, toy_cards, settings, drain_threads):
     """No broker: the request returns at once and an in-process thread plays the job."""
     import time
 
@@ -270,7 +277,7 @@ def test_embedded_default_runs_job_in_background_thread(toy_engine, toy_cards, s
 
 
 @pytest.mark.django_db(transaction=True)
-def test_cancel_inside_a_chunk_stops_between_batches(toy_engine, toy_cards, settings):
+def test_cancel_inside_a_chunk_stops_between_batches(toy_engine, toy_cards, settings, drain_threads):
     """One big chunk: a cancellation is noticed between its batches, and nothing is stored."""
     import time
 
@@ -288,3 +295,27 @@ def test_cancel_inside_a_chunk_stops_between_batches(toy_engine, toy_cards, sett
     time.sleep(0.5)
     job.refresh_from_db()
     assert job.status == "cancelled" and job.chunks.count() == 0 and job.progress == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_thread_mode_resumes_jobs_left_by_a_restarted_server(toy_engine, toy_cards, settings, drain_threads):
+    import time
+
+    settings.PLAYTEST_EXECUTOR = "inline"
+    settings.PLAYTEST_CHUNK_SIZE = 10
+    _poll_without_read_locks()
+    job = make_job(40, session_key="restart")  # runs inline: now pretend it had stopped half-way
+    job.refresh_from_db()
+    expected = job.result
+    job.chunks.filter(index__gte=2).delete()
+    old = timezone.now() - timedelta(seconds=300)
+    PlaytestJob.objects.filter(pk=job.pk).update(status="running", progress=20, result=None, summary=None,
+                                                 finished=None, heartbeat=old)
+    settings.PLAYTEST_EXECUTOR = "thread"
+    assert services.playtest_resume_orphans(force=True) == 1
+    deadline = time.monotonic() + 30
+    while job.status != "done" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        job.refresh_from_db()
+    assert job.status == "done" and job.progress == 40 and job.result == expected
+    assert services.playtest_resume_orphans() == 0  # once per process
