@@ -446,7 +446,7 @@ class LyceeState(ScriptedState):
         if memo.get("v") != self.version:
             memo.clear()
             memo["v"] = self.version
-        key = (skip_code, id(cost))
+        key = (skip_code, *cost.items())
         if key in memo:
             return memo[key]
         skip = -1
