@@ -9,8 +9,8 @@ two sources — the data-quality report a curator acts on. Rules:
   name is kept and the difference reported as ``name_title_only``; names that differ only in
   spacing or width (``&``/``＆``) keep the existing spelling and are reported as ``name_spacing``;
   any other difference keeps the existing name and is reported as ``name``;
-- text and flavour are compared ignoring whitespace and width; if they still differ, the existing
-  one is kept and the difference reported;
+- text and flavour are compared ignoring whitespace, width, punctuation and brackets
+  (``normalize.text_key``); if they still differ, the existing one is kept and the difference reported;
 - ``alt_names`` are united; list fields are compared as sets; the card-level ``rarity`` is not
   compared (the printings carry each rarity); every other field: existing value kept, difference
   reported.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .normalize import squash
+from .normalize import squash, text_key
 
 _EMPTY = (None, "", [], (), {})
 _TEXT_FIELDS = {"text", "flavor"}
@@ -96,7 +96,7 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
                 merged[key] = bool(old) or bool(new)
             continue
         if key in _TEXT_FIELDS:
-            if old != new and squash(str(old)) != squash(str(new)):
+            if old != new and text_key(str(old)) != text_key(str(new)):
                 found.append(Disagreement(code, key, "value", old, new))
             continue
         if isinstance(old, list) and isinstance(new, list):

@@ -46,6 +46,19 @@ def squash(value: str) -> str:
     return re.sub(r"[\s・·]+", "", text).lower()
 
 
+_TEXT_SPELLINGS = (("全て", "すべて"), ("控室", "控え室"), ("ー", ""))
+
+
+def text_key(value: str) -> str:
+    """A comparison key for card texts from different sources: NFKC, no whitespace, punctuation,
+    brackets or symbols (``【レスト】``/``レスト``, ``[(1)]``/``[1]``, ``・・・``/``...``), and a few
+    spelling variants unified (全て/すべて)."""
+    text = unicodedata.normalize("NFKC", value or "")
+    for a, b in _TEXT_SPELLINGS:
+        text = text.replace(a, b)
+    return "".join(ch for ch in text if not ch.isspace() and unicodedata.category(ch)[0] not in "PSZ").lower()
+
+
 def enum_value(value: Any) -> str:
     """``'Climax'``, ``'CLIMAX'``, ``' climax '`` → ``'climax'``."""
     return str(value or "").strip().lower()

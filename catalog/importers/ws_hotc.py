@@ -30,12 +30,17 @@ _EN_SUFFIX = re.compile(r"(?<=[^\x00-\x7f])\s*(?P<en>[\"'A-Za-z][\x20-\x7e]*)$")
 
 
 def is_japanese(line: str) -> bool:
+    """A Japanese text line (HOTC blocks hold the English translation first, then the Japanese)."""
     s = line.strip()
-    if s.startswith(_JP_START):
-        return True
     if s.startswith(_EN_START):
         return False
-    chars = [c for c in s if not c.isspace()]
+    for marker in _JP_START:  # some English lines start with a Japanese marker: judge the rest
+        if s.startswith(marker):
+            s = s[len(marker):]
+            break
+    chars = [c for c in s if not c.isspace() and c not in "「」『』"]
+    if not chars:
+        return line.strip().startswith(_JP_START)
     if not chars:
         return False
     return sum(1 for c in chars if ord(c) > 0x7F) / len(chars) > 0.5
