@@ -572,7 +572,6 @@ class LyceeState(ScriptedState):
             if verb == "attack":
                 self._attack(choice[1], choice[2])
                 continue
-            self.version += 1
             if verb == "move":
                 a, b = choice[1], choice[2]
                 kw, pay = self.move_keyword(a, b)
@@ -589,6 +588,7 @@ class LyceeState(ScriptedState):
                     self.say("me", "move", f"{c.card.name} moves {SLOTS[a]} → {SLOTS[b]}")
             else:
                 self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
+            self.version += 1  # after the play: its payment was memoised at the version it was chosen
         # end: hand limit, temporary changes end
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
