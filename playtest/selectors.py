@@ -56,3 +56,17 @@ def playtest_get(*, key: str | int, user: Any = None, session_key: str = "") -> 
 
 def playtest_get_by_slug(slug: str) -> PlaytestJob | None:
     return PlaytestJob.objects.filter(share_slug=slug).select_related("owner").first()
+
+
+def playtest_partial(job: PlaytestJob) -> dict[str, Any] | None:
+    """Statistics of the chunks finished so far of a running job (None before the first one)."""
+    if job.status != PlaytestJob.Status.RUNNING:
+        return None
+    games = wins = turn_sum = 0
+    for stats in job.chunks.values_list("stats", flat=True):
+        games += stats["games"]
+        wins += stats["outcomes"].get("win", 0)
+        turn_sum += sum(int(t) * n for t, n in stats["win_turns"].items())
+    if not games:
+        return None
+    return {"games": games, "wins": wins, "win_rate": wins / games, "mean_turn_of_win": turn_sum / wins if wins else None}

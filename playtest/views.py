@@ -19,7 +19,7 @@ from . import charts, reports, services
 from .api.views import create_job_from_data, session_key
 from .forms import PlaytestForm, engine_help
 from .models import PlaytestJob
-from .selectors import playtest_get_by_slug, playtest_is_mine, playtest_list
+from .selectors import playtest_get_by_slug, playtest_is_mine, playtest_list, playtest_partial
 from .stats import compare_results
 from .throttles import PlaytestCreateThrottle
 
@@ -141,7 +141,7 @@ def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
         "game_name": g.GAME_NAMES.get(job.game, job.game), "deck_rows": reports.deck_rows(job),
         "unmodelled": reports.unmodelled_cards(job),
         "api_url": reverse("api-playtest-detail", kwargs={"key": job.share_slug}),
-        "options_described": _options_described(job),
+        "options_described": _options_described(job), "partial": playtest_partial(job),
     }
     if job.status == PlaytestJob.Status.DONE:
         s = job.summary or {}

@@ -50,7 +50,7 @@ def test_create_from_text_returns_202_then_statistics(client, toy_engine, toy_ca
     assert r.status_code == 200
     job = r.json()
     assert job["status"] == "done" and job["progress"] == 30 and job["percent"] == 100
-    assert job["chunks_done"] == job["chunks_total"] == 5
+    assert job["chunks_done"] == job["chunks_total"] == 5 and job["partial"] is None
     stats = job["statistics"]
     assert stats["games"] == 30
     assert stats["wins"] + stats["losses"] + stats["capped"] + stats["draws"] == 30

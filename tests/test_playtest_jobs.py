@@ -127,6 +127,11 @@ def test_chunk_task_run_twice_is_counted_once(toy_engine, toy_cards, inline_jobs
     job.refresh_from_db()
     assert job.progress == 7 and job.status == "running"
     assert PlaytestChunk.objects.filter(job=job).count() == 1
+    from playtest.selectors import playtest_partial
+
+    part = playtest_partial(job)
+    one = PlaytestChunk.objects.get(job=job).stats
+    assert part["games"] == 7 and part["wins"] == one["outcomes"]["win"]
     # out of order, with more duplicates
     for index in (2, 0, 2, 1, 0):
         playtest_chunk_task.run(job.pk, index)

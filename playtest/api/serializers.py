@@ -52,6 +52,7 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     chunks_done = serializers.SerializerMethodField()
     statistics = serializers.SerializerMethodField(help_text="RunStats.summary() when done, else null")
+    partial = serializers.SerializerMethodField(help_text="while running: games, wins, win_rate, mean_turn_of_win so far")
     unmodelled = serializers.SerializerMethodField()
     deck = serializers.SerializerMethodField()
     owner = serializers.SerializerMethodField()
@@ -62,7 +63,7 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
             "id", "url", "report_url", "share_slug", "owner", "game", "name", "source", "deck_id", "deck_version",
             "games", "seed", "pilot", "options", "turn_cap", "status", "progress", "percent", "chunks_total",
             "chunks_done", "chunk_size", "created", "started", "finished", "error", "compute_seconds",
-            "statistics", "unmodelled", "deck",
+            "partial", "statistics", "unmodelled", "deck",
         ]
         read_only_fields = fields
 
@@ -81,6 +82,11 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
 
     def get_statistics(self, obj: PlaytestJob) -> dict | None:
         return obj.summary if obj.status == PlaytestJob.Status.DONE else None
+
+    def get_partial(self, obj: PlaytestJob) -> dict | None:
+        from ..selectors import playtest_partial
+
+        return playtest_partial(obj)
 
     def get_unmodelled(self, obj: PlaytestJob) -> list[dict[str, str]]:
         from ..reports import unmodelled_cards

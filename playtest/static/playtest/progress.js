@@ -14,6 +14,12 @@
         bar.max = job.games;
         text.textContent = job.progress.toLocaleString() + " / " + job.games.toLocaleString() + " (" + job.percent + "%)";
         if (status) status.textContent = job.status;
+        var partial = box.querySelector("[data-partial]");
+        if (partial && job.partial) {
+          var p = job.partial;
+          partial.textContent = "So far: " + (100 * p.win_rate).toFixed(1) + "% wins over " + p.games.toLocaleString() +
+            " games" + (p.mean_turn_of_win ? ", mean turn of win " + p.mean_turn_of_win.toFixed(2) : "") + ".";
+        }
         if (job.status === "queued" || job.status === "running") {
           setTimeout(tick, 1000);
         } else {
