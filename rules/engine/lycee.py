@@ -389,22 +389,11 @@ class LyceeState(ScriptedState):
         return {n for c in self.field if c is not None for n in c.names}
 
     # -- values and payments -------------------------------------------------------------------
-    def card_value(self, card: CardRecord, names: set[str], free: list[int]) -> float:
-        """How much the pilot wants to keep a hand card: payments and discards take the lowest."""
-        if card.card_type == "character":
-            if card.name in names and not card.conversion_target:
-                return 0.5 + 0.01 * (card.ex or 0)  # same name on the field: cannot be deployed
-            ap = card.ap or 0
-            allowed = card.slots
-            fits_af = any(s < 3 and (not allowed or SLOTS[s] in allowed) for s in free)
-            return (8.0 if fits_af else 3.0) + ap + 0.1 * (card.dp or 0) + (2.0 if "aggressive" in card.keywords else 0.0)
-        for e in card.effects:
-            if e.get("kind") in ("draw", "opp_mill"):
-                return 2.0
-        return 1.0
-
     def hand_order(self) -> list[int]:
-        """Hand indices, least valuable first (memoised per ``version``)."""
+        """Hand indices, least valuable first (memoised per ``version``): cards that are not
+        characters (1, or 2 with a modelled draw / mill), characters whose name is already on the
+        field (0.5), other characters 3 + AP + DP/10 (+2 Aggressive, +5 if an AF slot they may
+        enter is free)."""
         memo = self._memo
         if memo.get("v") != self.version:
             memo.clear()
