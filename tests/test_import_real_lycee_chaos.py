@@ -99,3 +99,8 @@ def test_chaos_cards_import():
     assert extra.card_type == "extra" and extra.extra_persons == ["하기와라 유키호", "유키포"]
     again = card_import(records=read("chaos-textproto", CHAOS / "IMT_puchimas_trial_ko.textproto"), game="chaos")
     assert again.unchanged == 20
+    # Korean name search (substring of the person's name)
+    from catalog.selectors import card_search
+
+    assert set(card_search(q="리츠코", game="chaos").values_list("code", flat=True)) == {"IM-T01"}
+    assert {"IM-T03", "IM-T18"} <= set(card_search(q="유키호", game="chaos").values_list("code", flat=True))
