@@ -13,6 +13,8 @@ from django.db import connection
 from django.db.models import F, OrderBy, QuerySet
 from django.http import Http404
 
+from rules.games import GAMES
+
 from .models import Card
 from .search import QueryError, compile_query
 from .search.fields import lookup_order
@@ -52,6 +54,8 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
 
     Raises ``QueryError`` (``.code``, ``.message``, ``.position``) for a query that cannot run.
     """
+    if game is not None and game not in GAMES:
+        raise QueryError("bad_value", f"unknown game '{game}'; expected one of {', '.join(GAMES)}", 0, q or "")
     compiled = compile_query(q or "", game=game, vendor=connection.vendor)
     qs = Card.objects.filter(compiled.q)
     if game is not None:
