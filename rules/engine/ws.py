@@ -343,7 +343,10 @@ class WSState(ScriptedState):
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
-        yield from self.scenario(self._game())
+        try:  # (scenario() inlined: one generator level less on every decision)
+            yield from self._game()
+        except GameOver:
+            pass
 
     def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
         """Run ``steps`` (the whole game, or one turn / step of a hand-built state) until it
