@@ -149,3 +149,26 @@ def test_chaos_trial_deck(deck_catalog):
     assert sum(result["zones"]["main"].values()) == 50 and sum(result["zones"]["extra"].values()) == 10
     assert result["zones"]["extra"] == {"IM-T18": 4, "IM-T19": 3, "IM-T20": 3}
     assert result["text"].startswith("# main\n4 IM-T01\n")
+
+
+@pytest.mark.carddata
+@pytest.mark.django_db
+def test_import_deck_command(deck_catalog, capsys):
+    from django.contrib.auth import get_user_model
+    from django.core.management import CommandError, call_command
+
+    from decks.models import Deck
+
+    user = get_user_model().objects.create(username="player")
+    call_command("import_deck", str(WS_DECKS / "alphac2" / "Kanade.xml"), "--owner", "player", "--name", "Kanade")
+    out = capsys.readouterr().out
+    assert "ws-xml deck" in out and out.rstrip().endswith("legal")
+    deck = Deck.objects.get(owner=user, name="Kanade")
+    assert deck.game == "ws" and sum(deck.zones["main"].values()) == 50
+    with pytest.raises(CommandError) as exc:
+        call_command("import_deck", str(WS_DECKS / "rcyberw" / "Random.txt"))
+    assert exc.value.returncode == 1
+    assert "deck_size" in capsys.readouterr().err
+    with pytest.raises(CommandError) as exc:
+        call_command("import_deck", str(WS_DECKS / "rcyberw" / "nope.txt"))
+    assert exc.value.returncode == 2
