@@ -172,3 +172,27 @@ def test_unreachable_broker_fails_job_with_503(settings):
     assert r.status_code == 503, r.content
     assert r["Retry-After"] and "could not be reached" in r.json()["detail"]
     assert PlaytestJob.objects.get().status == "failed"
+
+
+def test_worker_process_killed_mid_chunk_loses_nothing(celery_worker, settings):
+    """acks_late + reject_on_worker_lost: a chunk whose process dies is redelivered and played again;
+    the job still finishes with exactly the in-process result."""
+    import signal
+
+    load_catalog("ws")
+    settings.PLAYTEST_CHUNK_SIZE = 1000
+    settings.PLAYTEST_MAX_GAMES_ANON = 50_000
+    job = playtest_create(game="ws", zones=_zones("ws-skylark"), games=6000, seed=13, session_key="kill")
+    job = _wait(job, lambda j: j.status == "running", timeout=60)
+    time.sleep(0.3)  # both pool processes are inside a chunk now
+    children = subprocess.run(["pgrep", "-P", str(celery_worker["proc"].pid)], capture_output=True, text=True)
+    pids = [int(p) for p in children.stdout.split()]
+    assert pids, "no worker pool processes found"
+    os.kill(pids[0], signal.SIGKILL)
+    job = _wait(job, lambda j: j.status not in ("queued", "running"), timeout=180)
+    log = celery_worker["log"].read_text(errors="replace")
+    assert job.status == "done", (job.error, log[-3000:])
+    assert "WorkerLostError" in log  # the killed process was inside a chunk
+    assert job.chunks.count() == 6 and job.progress == 6000
+    deck = deck_from_snapshot("ws", job.snapshot)
+    assert job.result == run_games(deck, 13, range(6000), options=job.options, pilot=job.pilot).to_dict()
