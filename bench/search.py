@@ -6,14 +6,13 @@ Creates the database if needed, migrates it, fills it with ``generate_cards`` (k
 the count matches), then for each query: p50/p95 of the full API request (Django test client:
 URL routing, query parsing, the count and page queries, serialization, JSON rendering) and p50/p95
 of the same SQL that request ran (captured, then executed directly with the cursor), and the ratio
-API p50 / SQL p50. Prints a table; not a test.
+API p50 / SQL p50, and the Python CPU time per request. Prints a table; not a test.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import platform
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -104,7 +103,8 @@ def main() -> None:
     total = Card.objects.count()
     print(f"\n{total} cards, PostgreSQL {connection.pg_version}, Python {platform.python_version()}, "
           f"{os.cpu_count()} cores, {args.reps} runs per query (after 2 warm-ups)\n")
-    header = f"{'query':48} {'hits':>7} {'API p50':>8} {'API p95':>8} {'SQL p50':>8} {'SQL p95':>8} {'ratio':>6}"
+    header = (f"{'query':48} {'hits':>7} {'API p50':>8} {'API p95':>8} {'SQL p50':>8} {'SQL p95':>8} {'ratio':>6}"
+              f" {'py CPU':>7}")
     print(header)
     print("-" * len(header))
     worst_p95 = worst_ratio = 0.0
@@ -114,11 +114,12 @@ def main() -> None:
             response = client.get(url)
         assert response.status_code == 200, (q, response.content[:300])
         hits = response.json()["count"]
-        api = []
+        api, cpu = [], []
         for _ in range(args.reps):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             r = client.get(url)
             api.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
             assert r.status_code == 200
         with CaptureQueriesContext(connection) as ctx:
             client.get(url)
@@ -139,8 +140,15 @@ def main() -> None:
         ratio = a50 / s50 if s50 else float("inf")
         worst_p95, worst_ratio = max(worst_p95, a95), max(worst_ratio, ratio)
         label = q if q else "(empty query: all cards)"
-        print(f"{label[:48]:48} {hits:>7} {a50:8.1f} {a95:8.1f} {s50:8.1f} {s95:8.1f} {ratio:6.2f}")
+        print(f"{label[:48]:48} {hits:>7} {a50:8.1f} {a95:8.1f} {s50:8.1f} {s95:8.1f} {ratio:6.2f}"
+              f" {pct(cpu, 50):7.1f}")
     print(f"\nworst API p95 {worst_p95:.1f} ms (target < 50), worst ratio {worst_ratio:.2f} (target < 3)")
+    print("ms; 'hits' is the API count (exact up to 1000); 'py CPU' is the benchmark process's CPU time per")
+    print("request (p50): the Python share of the API time, which a loaded machine does not inflate.")
+    try:
+        print(f"load average while measured: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":
