@@ -600,7 +600,9 @@ class LyceeState(ScriptedState):
             return
         names = self.names_on_field()
         free = [s for s in ALL_SLOTS if self.field[s] is None]
-        mana = None
+        mana: list[tuple[int, tuple[str, ...]]] | None = None
+        pool: dict[str, int] | None = None  # mana per attribute of the whole hand (single-attribute hands)
+        total = 0
         seen: set[str] = set()
         for c in pending:
             if c.code in seen:
@@ -614,6 +616,25 @@ class LyceeState(ScriptedState):
                 continue
             if mana is None:
                 mana = [_mana(h) for h in hand]
+                if all(len(attrs) == 1 for _, attrs in mana):
+                    pool = {}
+                    for ex, (a,) in mana:
+                        pool[a] = pool.get(a, 0) + ex
+                        total += ex
+            if pool is not None:
+                # pooled mana minus this card's own: each symbol from its attribute, star from the rest
+                ex, (own,) = _mana(c)
+                ok = True
+                specific = 0
+                for a, n in cost.items():
+                    if a != STAR:
+                        specific += n
+                        if pool.get(a, 0) - (ex if a == own else 0) < n:
+                            ok = False
+                            break
+                if ok and total - ex - specific >= cost.get(STAR, 0):
+                    fp[c.code] = turn
+                continue
             i = hand.index(c)
             if _can_pay_m(cost, mana[:i] + mana[i + 1:]):
                 fp[c.code] = turn
