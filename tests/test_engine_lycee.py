@@ -432,3 +432,24 @@ def test_every_sample_deck_plays(name, deck):
     assert stats.outcomes["win"] > 30, stats.outcomes
     log = play_game(deck, "fixtures", 0, log=True)[1].as_text()
     assert "deploy" in log and "attacks" in log
+
+
+SAMPLE_DECKS = _fixture_decks("lycee")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data(), which=st.integers(0, len(SAMPLE_DECKS) - 1))
+def test_random_play_on_the_sample_decks_keeps_every_card(seed, data, which):
+    """The same invariants with the sample decks' real keywords, costs and zones."""
+    deck = SAMPLE_DECKS[which][1]
+    n = len(deck.main)
+    state = lycee.LyceeState(deck, game_rng(seed, 1), 1, {"turn_cap": 6}, None)
+    steps = 0
+    while not state.is_terminal():
+        assert state.card_count() == n
+        assert all(v >= 0 for v in state.counters.values())
+        actions = state.legal_actions()
+        assert actions
+        state.apply(actions[data.draw(st.integers(0, len(actions) - 1)) if steps < 150 else 0])
+        steps += 1
+    assert state.card_count() == n and state.legal_actions() == [] and state.result().turn <= 6
