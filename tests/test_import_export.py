@@ -175,6 +175,9 @@ def test_format_detection_by_content(tmp_path):
     c = tmp_path / "cards.data"
     c.write_text("code,name,card_type,game\nX,Y,event,ws\n")
     assert detect_format(j) == "json" and detect_format(c) == "csv"
+    reordered = tmp_path / "reordered"
+    reordered.write_text('{"game": "ws", "version": 1,\n "format": "tcgdb-cards", "cards": []}')
+    assert detect_format(reordered) == "json"
     other = tmp_path / "other.csv"
     other.write_text("id,title,kind\n1,2,3\n")
     assert detect_format(other) is None

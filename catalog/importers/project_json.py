@@ -19,7 +19,7 @@ from . import ImportProblem, ImportRecord, register
 
 FORMAT_NAME = "tcgdb-cards"
 VERSION = 1
-_SIGNATURE = re.compile(rb'^\s*\{\s*"format"\s*:\s*"tcgdb-cards"')
+_SIGNATURE = re.compile(rb'"format"\s*:\s*"tcgdb-cards"')
 
 
 class ProjectJson:
@@ -27,7 +27,8 @@ class ProjectJson:
     description = "the project's card JSON format (tcgdb-cards version 1, docs/card-format.md)"
 
     def detect(self, path: Path, head: bytes) -> bool:
-        return bool(_SIGNATURE.match(head.removeprefix(b"\xef\xbb\xbf")))
+        head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+        return head.startswith(b"{") and bool(_SIGNATURE.search(head))
 
     def read(self, path: Path, game: str | None) -> Iterator[ImportRecord]:
         source = path.name
