@@ -160,25 +160,39 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
 
 
 def odds_groups(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mapping[str, CardRecord]) -> list[dict[str, Any]]:
-    """Choices for the odds panel: every main-deck card, every type, color/attribute and (WS) trigger."""
+    """Choices for the odds panel: every main-deck card, every type, color/attribute and (WS) trigger.
+    Each is ``{"key", "label", "copies", "codes"}``."""
     main = list(_main(zones, cards, game))
     groups: dict[str, dict[str, Any]] = {}
 
-    def put(key: str, label: str, n: int) -> None:
-        grp = groups.setdefault(key, {"key": key, "label": label, "copies": 0})
+    def put(key: str, label: str, code: str, n: int) -> None:
+        grp = groups.setdefault(key, {"key": key, "label": label, "copies": 0, "codes": set()})
         grp["copies"] += n
+        grp["codes"].add(code)
 
     for rec, n in main:
-        put(f"type:{rec.card_type}", f"any {rec.card_type.replace('_', ' ')}", n)
+        put(f"type:{rec.card_type}", f"any {rec.card_type.replace('_', ' ')}", rec.code, n)
         for c in rec.colors:
-            put(f"color:{c}", f"any {c} card", n)
+            put(f"color:{c}", f"any {c} card", rec.code, n)
         for a in rec.attributes:
-            put(f"attr:{a}", f"any {a} card", n)
+            put(f"attr:{a}", f"any {a} card", rec.code, n)
         for t in set(rec.triggers):
-            put(f"trigger:{t}", f"any card with a {t} trigger", n)
-    cards_list = [{"key": f"card:{rec.code}", "label": f"{rec.name} ({rec.code})", "copies": n}
+            put(f"trigger:{t}", f"any card with a {t} trigger", rec.code, n)
+    cards_list = [{"key": f"card:{rec.code}", "label": f"{rec.name} ({rec.code})", "copies": n, "codes": {rec.code}}
                   for rec, n in sorted(main, key=lambda x: x[0].name)]
     return cards_list + sorted(groups.values(), key=lambda x: x["key"])
+
+
+def odds_selection(groups: list[dict[str, Any]], keys: list[str], zones: Mapping[str, Mapping[str, int]]
+                   ) -> dict[str, Any] | None:
+    """The union of the chosen groups (a card counted once even if two chosen groups hold it)."""
+    chosen = [grp for grp in groups if grp["key"] in set(keys)]
+    if not chosen:
+        return None
+    codes = set().union(*(grp["codes"] for grp in chosen))
+    main = zones.get("main") or {}
+    return {"keys": [grp["key"] for grp in chosen], "label": " or ".join(grp["label"] for grp in chosen),
+            "copies": sum(main.get(c, 0) for c in codes)}
 
 
 def odds_table(game: str, deck_size: int, copies: int, turns: int = 5, at_least: int = 1) -> list[dict[str, Any]]:

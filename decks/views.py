@@ -43,7 +43,7 @@ from .services import (
     deck_update,
     share_link_create,
 )
-from .stats import deck_charts, odds_groups, odds_table, stat_line
+from .stats import deck_charts, odds_groups, odds_selection, odds_table, stat_line
 
 TYPE_PLURALS = {"character": "Characters", "climax": "Climaxes", "ex_skill": "EX skills", "extra": "EXTRA cards",
                 "event": "Events", "scene": "Scenes", "battle": "Battle cards", "item": "Items", "area": "Areas",
@@ -137,8 +137,9 @@ def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapp
     # odds
     groups_list = odds_groups(game, zones, cards)
     main_total = sum((zones.get("main") or {}).values())
-    wanted = request.GET.get("odds") or (groups_list[0]["key"] if groups_list else "")
-    chosen = next((grp for grp in groups_list if grp["key"] == wanted), groups_list[0] if groups_list else None)
+    wanted = [k for k in request.GET.getlist("odds") if k][:20] or ([groups_list[0]["key"]] if groups_list else [])
+    chosen = odds_selection(groups_list, wanted, zones) or (
+        odds_selection(groups_list, [groups_list[0]["key"]], zones) if groups_list else None)
     turns = _int(request.GET.get("turns"), 5, 0, 20)
     at_least = _int(request.GET.get("k"), 1, 1, 4)
     odds = None

@@ -109,6 +109,9 @@ def test_deck_page_groups_validation_charts_odds(cards, alice):
     expected = f"{p_at_least(51, 8, 5) * 100:.1f}%"
     assert expected in html
     assert "opening hand" in html
+    # several choices count any of them, each card once: climaxes + Finale 1 = still 8; + Idol 1 = 12
+    html = Client().get(f"/decks/{deck.pk}/?odds=type:climax&odds=card:WST/W01-C1&odds=card:WST/W01-001").content.decode()
+    assert f"{p_at_least(51, 12, 5) * 100:.1f}%" in html and "(12 in 51 cards)" in html
 
 
 @pytest.mark.parametrize("game,chart", [
