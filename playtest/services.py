@@ -415,6 +415,13 @@ def playtest_chunk_run(*, job_id: int, index: int, worker: str = "") -> bool:
 
 def playtest_finalize(*, job_id: int) -> bool:
     """Combine the chunk rows into the job's result once all of them exist; True if it finished now."""
+    job = PlaytestJob.objects.filter(pk=job_id).only("pk", "game", "games", "seed", "options", "snapshot",
+                                                     "status", "chunks_total").first()
+    if job is None or job.status not in PlaytestJob.ACTIVE:
+        return False
+    if PlaytestChunk.objects.filter(job_id=job_id).count() < job.chunks_total:
+        return False
+    sample = opening_hand_sample(job)  # outside the transaction: it plays no game but takes a moment
     with transaction.atomic():
         job = PlaytestJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status not in PlaytestJob.ACTIVE:
@@ -432,7 +439,7 @@ def playtest_finalize(*, job_id: int) -> bool:
                     dst[turn] = min(index, dst.get(turn, index))
         job.result = total.to_dict()
         summary = total.summary()
-        summary["opening_hands"] = opening_hand_sample(job)
+        summary["opening_hands"] = sample
         summary["examples"] = {o: dict(sorted(e.items(), key=lambda kv: int(kv[0]))) for o, e in sorted(examples.items())}
         job.summary = _jsonable(summary)
         job.status = Status.DONE
@@ -481,6 +488,14 @@ def playtest_cancel(*, job: PlaytestJob) -> bool:
             transaction.on_commit(lambda: _revoke(ids))
     job.refresh_from_db()
     return bool(n)
+
+
+def playtest_delete(*, job: PlaytestJob) -> None:
+    """Delete a finished job and its chunks. A queued or running job must be cancelled first."""
+    if job.status in PlaytestJob.ACTIVE:
+        raise PlaytestError([_err("status", "active", f"the job is {job.status}; cancel it before deleting it")],
+                            status=409)
+    job.delete()
 
 
 def _revoke(task_ids: list[str]) -> None:

@@ -175,6 +175,19 @@ def playtest_cancel_view(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(job.get_absolute_url())
 
 
+@require_POST
+def playtest_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
+    job = _job_or_404(slug)
+    if not playtest_is_mine(job, user=request.user, session_key=session_key(request)):
+        return render(request, "playtest/playtestjob_detail.html",
+                      {"job": job, "errors": [_("Only the job's owner can delete it.")]}, status=403)
+    try:
+        services.playtest_delete(job=job)
+    except services.PlaytestError as exc:
+        return render(request, "playtest/playtestjob_detail.html", {"job": job, "errors": exc.messages}, status=exc.status)
+    return redirect("playtest-list")
+
+
 def playtest_game_view(request: HttpRequest, slug: str, index: int | None = None) -> HttpResponse:
     job = _job_or_404(slug)
     if index is None:

@@ -236,3 +236,16 @@ def test_openapi_schema_lists_playtest_endpoints(client):
     for p in ("/api/v1/playtests/", "/api/v1/playtests/{key}/", "/api/v1/playtests/{key}/cancel/",
               "/api/v1/playtests/{key}/games/{index}/log/"):
         assert p in paths
+
+
+def test_delete_finished_job_only_by_owner(client, toy_engine, toy_cards, inline_jobs, django_capture_on_commit_callbacks):
+    running = post(client, {"game": GAME, "text": toy_text(), "games": 10}, django_capture_on_commit_callbacks,
+                   execute=False).json()
+    r = client.delete(f"/api/v1/playtests/{running['id']}/")
+    assert r.status_code == 409 and "cancel it before deleting" in r.json()["detail"]
+    client.post(f"/api/v1/playtests/{running['id']}/cancel/")
+    stranger = APIClient()
+    assert stranger.delete(f"/api/v1/playtests/{running['share_slug']}/").status_code == 403
+    assert client.delete(f"/api/v1/playtests/{running['id']}/").status_code == 204
+    assert not PlaytestJob.objects.exists()
+    assert client.get(f"/api/v1/playtests/{running['share_slug']}/").status_code == 404

@@ -135,6 +135,12 @@ def test_running_job_page_refreshes_without_js_and_polls_with_js(client, ws_cata
     assert job.status == "cancelled"
     page = client.get(job.get_absolute_url()).content.decode()
     assert "cancelled by its owner" in page and "http-equiv" not in page
+    assert "Delete this report" in page
+    from django.test import Client
+
+    assert Client().post(f"{job.get_absolute_url()}delete/").status_code == 403
+    r = client.post(f"{job.get_absolute_url()}delete/")
+    assert r.status_code == 302 and r["Location"] == "/playtests/" and not PlaytestJob.objects.exists()
 
 
 def test_only_owner_can_cancel_from_page(client, ws_catalog, django_capture_on_commit_callbacks):

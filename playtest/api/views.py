@@ -128,6 +128,20 @@ class PlaytestDetailView(APIView):
             return Response(NOT_FOUND, status=404)
         return Response(PlaytestJobSerializer(job, context={"request": request}).data)
 
+    @extend_schema(summary="Delete a finished job (owner or creating session only)", parameters=[KEY_PARAM],
+                   responses={204: None, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer})
+    def delete(self, request: Request, key: str) -> Response:
+        job = _get_job(request, key)
+        if job is None:
+            return Response(NOT_FOUND, status=404)
+        if not playtest_is_mine(job, user=request.user, session_key=session_key(request)):
+            return Response({"detail": "only the job's owner can delete it"}, status=403)
+        try:
+            services.playtest_delete(job=job)
+        except services.PlaytestError as exc:
+            return error_response(exc)
+        return Response(status=204)
+
 
 class PlaytestCancelView(APIView):
     @extend_schema(summary="Cancel a queued or running job (owner or creating session only)", request=None,

@@ -201,9 +201,10 @@ def format_report(r: dict[str, Any], deck: Deck, elapsed: float) -> str:
         for series, values in ex["per_turn"].items():
             w(f"{series} per own turn (mean over games that played it): "
               + "  ".join(f"T{t} {v:.2f}" for t, v in list(values.items())[:12]))
-    if ex["counters"]:
-        w("per game: " + ", ".join(f"{k} {v['per_game']:.2f}" for k, v in ex["counters"].items()
-                                   if k not in ("games",)))
+    shown = {k: v for k, v in ex["counters"].items()
+             if k != "games" and not k.endswith(("_games", "_wins", "_win_turns"))}  # those feed the rates
+    if shown:
+        w("per game: " + ", ".join(f"{k} {v['per_game']:.2f}" for k, v in shown.items()))
     if r["first_playable"]:
         w("")
         w("first turn each card could be played (share of games, mean, median, earliest):")
