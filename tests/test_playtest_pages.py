@@ -256,3 +256,14 @@ def test_every_game_sample_deck_runs_as_a_job(game, client, db, django_capture_o
     assert page.count('<svg class="chart') == 2
     replay = client.get(f"{job.get_absolute_url()}games/0/")
     assert replay.status_code == 200 and "Result: <strong>" in replay.content.decode()
+
+
+def test_form_page_is_rate_limited(client, ws_catalog, settings, django_capture_on_commit_callbacks):
+    settings.PLAYTEST_CREATE_RATE_ANON = "1/hour"
+    settings.PLAYTEST_MAX_ACTIVE_ANON = 5
+    with django_capture_on_commit_callbacks(execute=True):
+        assert start(client, games=20).status_code == 302
+        r = start(client, games=20)
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0
+    assert "Too many playtest jobs started recently" in r.content.decode()
+    assert PlaytestJob.objects.count() == 1
