@@ -153,6 +153,8 @@ def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             "games_per_second": (job.games / job.compute_seconds) if job.compute_seconds else None,
             "recent": [j for j in playtest_list(user=request.user, session_key=session_key(request))
                        .filter(status="done").exclude(pk=job.pk)[:20]],
+            "same_deck": [j for j in playtest_list(user=request.user, session_key=session_key(request))
+                          .filter(status="done", deck_id=job.deck_id).exclude(pk=job.pk)[:5]] if job.deck_id else [],
         })
     return render(request, "playtest/playtestjob_detail.html", ctx)
 

@@ -192,6 +192,10 @@ def test_deck_page_link_prefills_saved_deck(client, ws_catalog, django_user_mode
     assert r.status_code == 302
     job = PlaytestJob.objects.get()
     assert (job.owner, job.source, job.deck_id, job.name, job.status) == (user, "deck", deck.pk, "Skylark", "done")
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post("/playtests/new/", {"deck": deck.pk, "games": 40})
+    page = client.get(r["Location"]).content.decode()
+    assert f"/playtests/compare/?a={job.share_slug}&amp;b=" in page and "Compare with version 1 of this deck" in page
 
 
 def test_compare_page_two_decks(client, ws_catalog, settings, django_capture_on_commit_callbacks):
