@@ -3,7 +3,7 @@
   "use strict";
 
   // Deck builder: apply +/−/add without a full page load, keeping the search results in place.
-  function swap(html) {
+  function swap(html, focusLabel) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     ["deck-panel", "validation", "messages"].forEach(function (id) {
       var fresh = doc.getElementById(id), old = document.getElementById(id);
@@ -15,6 +15,11 @@
       document.querySelectorAll("input[name=base_version]").forEach(function (el) { el.value = v.value; });
     }
     bindBuilder(document);
+    // keep keyboard users where they were: refocus the same button in the new panel
+    if (focusLabel && !document.activeElement.closest("form")) {
+      var again = document.querySelector('button[aria-label="' + focusLabel.replace(/"/g, '\\"') + '"]');
+      if (again) { again.focus(); }
+    }
   }
 
   function bindBuilder(root) {
@@ -28,7 +33,9 @@
         fetch(form.action, {
           method: "POST", body: new FormData(form), credentials: "same-origin",
           headers: { "X-Requested-With": "fetch" }
-        }).then(function (r) { return r.text(); }).then(swap).catch(function () { form.submit(); })
+        }).then(function (r) { return r.text(); })
+          .then(function (html) { swap(html, button ? button.getAttribute("aria-label") : null); })
+          .catch(function () { form.submit(); })
           .finally(function () { if (button) { button.disabled = false; } });
       });
     });
