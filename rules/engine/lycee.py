@@ -92,6 +92,24 @@ def _mana(card: CardRecord) -> tuple[int, tuple[str, ...]]:
     return hit[1], hit[2]
 
 
+_SLOTS: dict[int, tuple[CardRecord, int, tuple[str, ...]]] = {}
+
+
+def _slot_info(card: CardRecord) -> tuple[int, tuple[str, ...]]:
+    """(bit mask of the six slots its position restriction allows, its own names), cached."""
+    hit = _SLOTS.get(id(card))
+    if hit is None or hit[0] is not card:
+        allowed = card.slots
+        mask = 0
+        for s in ALL_SLOTS:
+            if not allowed or SLOTS[s] in allowed:
+                mask |= 1 << s
+        if len(_SLOTS) > _CACHE_LIMIT:
+            _SLOTS.clear()
+        hit = _SLOTS[id(card)] = (card, mask, (card.name, *card.alt_names))
+    return hit[1], hit[2]
+
+
 def _profile(card: CardRecord) -> tuple[CardRecord, bool, float, int, str]:
     """The static part of the pilot's card value: (card, is a character, base value, bit mask of
     the AF slots its restriction allows, the name the same-name rule checks — empty for a
@@ -659,11 +677,13 @@ class LyceeState(ScriptedState):
                     and (not allowed or SLOTS[s] in allowed)]
         if names is None:
             names = self.names_on_field()
-        if card.name in names or any(n in names for n in card.alt_names):
-            return []
+        mask, own = _slot_info(card)
+        for n in own:
+            if n in names:
+                return []
         if free is None:
             free = [s for s in ALL_SLOTS if field[s] is None]
-        return [s for s in free if not allowed or SLOTS[s] in allowed]
+        return [s for s in free if mask >> s & 1]
 
     def move_keyword(self, slot: int, to: int) -> tuple[str, tuple[int, ...]] | None:
         """The Step-family keyword (and its payment, when it has a cost) that moves the character in
