@@ -47,9 +47,12 @@ def test_build_validate_share(live_server, page, browser):
     page.fill("#builder-q", "type:character")
     page.get_by_role("button", name="Search").click()
     page.wait_for_selector("table.results tr[data-code='WST/W01-001']")
+    page.evaluate("window.__noReload = true")
     for i in range(1, 11):
         add_from_search(page, f"WST/W01-{i:03d}", 4)
     add_from_search(page, "WST/W01-011", 2)
+    # with JavaScript the adds happened in place (no page load) and kept the search results
+    assert page.evaluate("window.__noReload") is True
     # not legal yet: 42 cards
     assert "Not legal" in page.locator("#validation").inner_text()
     assert page.locator("#validation li[data-code=deck_size]").count() == 1
@@ -107,3 +110,35 @@ def test_live_validation_on_edit_page(live_server, page):
     page.wait_for_selector("#validation li[data-code=parse_error]")
     assert "line 2" in page.locator("#validation").inner_text()
     assert page.locator("#validation li[data-code=copy_limit]").count() == 1
+
+
+def test_builder_without_javascript(live_server, browser):
+    from django.contrib.auth import get_user_model
+
+    from decks.services import deck_create
+
+    cards_create(("pc",))
+    user = get_user_model().objects.create_user("nojs", password="a-long-pass-987")
+    deck = deck_create(owner=user, game="pc", name="No script", zones={})
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", "nojs")
+        page.fill("#id_password", "a-long-pass-987")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+        page.goto(f"{live_server.url}/decks/{deck.pk}/build/?q=cost%3E%3D0")
+        row = page.locator("table.results tr[data-code='PCT-001']")
+        row.locator("input[name=count]").fill("3")
+        row.get_by_role("button", name=re.compile("^Add ")).click()
+        page.wait_for_selector("#deck-panel tr[data-code='PCT-001']")
+        assert "3×" in page.locator("#deck-panel tr[data-code='PCT-001']").inner_text()
+        assert page.locator("#builder-q").input_value() == "cost>=0"  # back on the same search
+        page.get_by_role("button", name="Remove one PC Hero 1").click()
+        page.wait_for_selector("#deck-panel tr[data-code='PCT-001'] >> text=2×")
+        assert "the main deck has 2 cards" in page.locator("#validation").inner_text()
+    finally:
+        context.close()
+    deck.refresh_from_db()
+    assert deck.zones == {"main": {"PCT-001": 2}}
