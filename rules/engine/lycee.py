@@ -187,7 +187,8 @@ def _can_pay_m(cost: Mapping[str, int], manas: Sequence[tuple[int, tuple[str, ..
 
 
 def find_payment(cost: Mapping[str, int], hand: Sequence[CardRecord], order: Sequence[int],
-                 skip: int = -1) -> tuple[int, ...] | None:
+                 skip: int = -1, mana: Sequence[tuple[int, tuple[str, ...]]] | None = None
+                 ) -> tuple[int, ...] | None:
     """The least valuable hand cards that pay ``cost``; ``order`` = hand indices, least valuable first.
 
     Greedy: each attribute symbol takes the least valuable cards that can give that attribute, the
@@ -201,7 +202,8 @@ def find_payment(cost: Mapping[str, int], hand: Sequence[CardRecord], order: Seq
         total += n
     if total <= 0:
         return ()
-    mana = [_mana(c) for c in hand]
+    if mana is None:
+        mana = [_mana(c) for c in hand]
     avail = 0
     multi = False
     for i in order:
@@ -462,7 +464,10 @@ class LyceeState(ScriptedState):
                 if c.code == skip_code:
                     skip = i
                     break
-        memo[key] = pay = find_payment(cost, self.hand, order, skip)
+        mana = memo.get("mana")
+        if mana is None:
+            mana = memo["mana"] = [_mana(c) for c in self.hand]
+        memo[key] = pay = find_payment(cost, self.hand, order, skip, mana)
         return pay
 
     # -- the game ------------------------------------------------------------------------------
@@ -702,6 +707,10 @@ class LyceeState(ScriptedState):
 
     def _recompute(self, c: Char, slot: int) -> None:
         """Printed values plus its item and the area of its slot (temporary changes dropped)."""
+        if c.item is None and self.areas[slot] is None:
+            card = c.card
+            c.ap, c.dp, c.sp = card.ap or 0, card.dp or 0, card.sp or 0
+            return
         iap, idp, isp = _stat_mods(c.item)
         aap, adp, asp = _stat_mods(self.areas[slot])
         card = c.card
