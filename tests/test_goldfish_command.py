@@ -181,3 +181,24 @@ def test_the_command_is_generic_over_every_registered_engine(game):
         assert report["games"] == 20 and report["game"] == game
         assert report["wins"] + report["losses"] + report["draws"] + report["capped"] == 20
         assert "unmodelled" in report and "extras" in report
+
+
+@pytest.mark.django_db
+def test_exchange_formats_are_detected(tmp_path):
+    """A deck written as CODE RARITY lines (one line per copy) plays the same games as deck text."""
+    load_catalog("ws")
+    path = sample_decks("ws")[0]
+    lines = []
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if parts and parts[0].isdigit():
+            lines += [f"{parts[1]} C"] * int(parts[0])
+    cr = tmp_path / "deck-cr.txt"
+    cr.write_text("\n".join(lines) + "\n")
+    a = json.loads(run("--game", "ws", "--deck", str(path), "--games", "30", "--json"))
+    b = json.loads(run("--game", "ws", "--deck", str(cr), "--games", "30", "--json"))
+    assert a["turn_of_win"] == b["turn_of_win"] and a["extras"] == b["extras"]
+    bad = tmp_path / "bad-cr.txt"
+    bad.write_text("SKY/W90-001 C\nNOPE/W00-001 C\n")
+    with pytest.raises(CommandError, match="NOPE/W00-001"):
+        run("--game", "ws", "--deck", str(bad), "--games", "3")

@@ -3,6 +3,7 @@
     python manage.py goldfish --game ws --deck fixtures/decks/ws-skylark.txt --games 2000 --seed 1
     python manage.py goldfish --game pc --deck my.txt --games 500 --json
     python manage.py goldfish --game ws --deck my.txt --seed 1 --log 17      # one game's event log
+    python manage.py goldfish --game ws --deck Da_Capo.txt --games 1000     # CODE RARITY lines work too
 
 Works for every game with a registered engine (``rules.engine.<game>``). Codes are resolved from
 the catalog database (``Card.to_record()``); the engine's catalog-derived options (if any) are
@@ -17,8 +18,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from catalog.deckfiles import card_codes_resolve
 from catalog.models import Card, CardPrinting
 from rules import games as g
+from rules.deckformats import FORMATS, detect_deck_format, parse_deck, resolve_codes
 from rules.decktext import parse_deck_text
 from rules.engine.core import DEFAULT_TURN_CAP, Deck, get_engine, play_game, run_games, run_report
 
@@ -39,8 +42,15 @@ def _parse_value(raw: str) -> Any:
         return raw
 
 
-def load_deck(game: str, text: str) -> Deck:
-    """Parse deck text and resolve its codes from the catalog; ``CommandError`` names every problem."""
+def load_deck(game: str, text: str, fmt: str | None = None) -> Deck:
+    """Parse a deck file and resolve its codes from the catalog; ``CommandError`` names every problem.
+
+    The project's deck text format (``COUNT CODE`` lines) is read by default; the formats players
+    exchange (``CODE RARITY`` lines, AlphaC2 ``<deck>`` XML, the Chaos textproto — see
+    ``rules.deckformats``) are detected from the content or named with ``fmt``."""
+    fmt = fmt or detect_deck_format(text)
+    if fmt and fmt != "text":
+        return _load_exchange_format(game, text, fmt)
     parsed = parse_deck_text(text)
     if parsed.errors:
         lines = "\n".join(f"  line {e.line}: {e.message}" + (f" ({e.text!r})" if e.text else "")
@@ -71,12 +81,37 @@ def load_deck(game: str, text: str) -> Deck:
     return Deck.from_counts(game, counts, cards)
 
 
+def _load_exchange_format(game: str, text: str, fmt: str) -> Deck:
+    imported = parse_deck(text, fmt, game)
+    if imported.errors:
+        lines = "\n".join(f"  line {e['line']}: {e['message']}" for e in imported.errors)
+        raise CommandError(f"the deck file ({fmt}) has {len(imported.errors)} error(s):\n{lines}")
+    allowed = g.GAME_ZONES[game]
+    bad = [z for z in imported.zones if z not in allowed]
+    if bad:
+        raise CommandError(f"{g.GAME_NAMES[game]} decks have no {', '.join(bad)} section (allowed: {', '.join(allowed)})")
+    codes = {c for zone in imported.zones.values() for c in zone}
+    resolve_codes(imported, card_codes_resolve(game=game, codes=codes).get)
+    codes = {c for zone in imported.zones.values() for c in zone}
+    cards = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=codes)}
+    missing = sorted(codes - set(cards))
+    if missing:
+        raise CommandError(f"unknown {game} card code(s) — not in the catalog: {', '.join(missing)}")
+    if not codes:
+        raise CommandError("the deck file lists no cards")
+    return Deck.from_counts(game, imported.zones, cards)
+
+
 class Command(BaseCommand):
     help = "Goldfish-test a deck: play it N times against the game's goldfish and print the statistics."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, choices=list(g.GAMES), help="game short code")
-        parser.add_argument("--deck", required=True, help="deck text file (COUNT CODE lines, '# zone' headers)")
+        parser.add_argument("--deck", required=True,
+                            help="deck file: deck text (COUNT CODE lines, '# zone' headers) or a format players "
+                                 "exchange (CODE RARITY lines, <deck> XML, Chaos textproto), detected")
+        parser.add_argument("--format", dest="fmt", choices=("text", *FORMATS), default=None,
+                            help="deck file format (default: detected from the content)")
         parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
         parser.add_argument("--seed", default="1", help="job seed; game i uses the RNG seeded f'{seed}:{i}'")
         parser.add_argument("--start", type=int, default=0, help="index of the first game (default 0)")
@@ -102,7 +137,7 @@ class Command(BaseCommand):
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise CommandError(f"deck file {path} is not UTF-8 text: {exc}") from exc
-        deck = load_deck(game, text)
+        deck = load_deck(game, text, opts["fmt"])
         size = g.CONSTANTS[game].deck_size
         if len(deck.main) != size:
             self.stderr.write(f"warning: the main deck has {len(deck.main)} cards; {g.GAME_NAMES[game]} "
