@@ -16,7 +16,7 @@ from django.http import Http404
 from rules.games import GAMES
 
 from .models import Card
-from .search import QueryError, compile_query
+from .search import QueryError, compile_query, install_sqlite_regexp
 from .search.fields import lookup_order
 
 __all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER", "parse_order"]
@@ -57,6 +57,8 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     if game is not None and game not in GAMES:
         raise QueryError("bad_value", f"unknown game '{game}'; expected one of {', '.join(GAMES)}", 0, q or "")
     compiled = compile_query(q or "", game=game, vendor=connection.vendor)
+    if compiled.uses_regex:
+        install_sqlite_regexp(connection)
     qs = Card.objects.filter(compiled.q)
     if game is not None:
         qs = qs.filter(game=game)

@@ -110,3 +110,24 @@ def test_hostile_queries_fail_cleanly(cards, query):
 @pytest.mark.parametrize("query", ["\\", "%", "_", "a'b", "Ω", "🂡", "null", "o:%", "name:''", "game:ws ''"])
 def test_odd_but_valid_queries_run(cards, query):
     list(card_search(q=query))  # no exception: a plain (possibly empty) result
+
+
+def test_regex_runs_in_linear_time(cards):
+    """``a*a*a*b`` takes seconds on 500 characters with a backtracking engine (Python ``re``); the
+    database engines used (PostgreSQL's automaton, RE2 on SQLite) answer at once."""
+    import time
+
+    from tests.search_testdata import make_card
+
+    make_card(game="pc", code="RX-1", name="Long text", card_type="event", colors=["red"], cost=1,
+              text="a" * 3000)
+    start = time.perf_counter()
+    assert codes("o:/a*a*a*q/") == set()
+    assert codes("o:/a*a*a*$/ game:pc") == {"RX-1", "TPC-001", "TPC-002"}  # every text matches (even empty)
+    assert time.perf_counter() - start < 3
+
+
+def test_regex_must_compile_with_re2(cards):
+    with pytest.raises(QueryError) as info:
+        card_search(q=r"o:/(?<!x)y/")
+    assert info.value.code == "bad_regex"

@@ -9,13 +9,19 @@ same on PostgreSQL (``~*``, Spencer's ARE engine) and on SQLite (Django calls Py
   (``(a|aa)*``), and at most ``MAX_UNBOUNDED`` unbounded
   quantifiers (``*``, ``+``, ``{n,}``) in the whole pattern; counted repeats up to ``{,100}``.
 
-Without backreferences PostgreSQL's engine runs as an automaton (no catastrophic backtracking);
-Python's backtracking engine is the one the nesting and quantifier limits protect. ``\\b``/``\\B``
-are written ``\\y``/``\\Y`` for PostgreSQL.
+Without backreferences PostgreSQL's engine runs as an automaton (no catastrophic backtracking).
+On SQLite, Django's REGEXP function would call Python's backtracking ``re`` — where even
+``a*a*a*b`` takes seconds on 500 characters — so ``install_sqlite_regexp`` replaces it with RE2
+(linear time, google-re2) on every SQLite connection; patterns must also compile with RE2.
+``\\b``/``\\B`` are written ``\\y``/``\\Y`` for PostgreSQL.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
+
+import re2
 
 try:  # Python 3.11+
     import re._constants as sre_constants
@@ -60,6 +66,11 @@ def validate_regex(pattern: str, position: int, query: str) -> None:
         parsed = sre_parse.parse(pattern)
     except (re.error, OverflowError, RecursionError) as exc:
         raise fail(f"invalid regex: {exc}") from None
+    try:
+        _re2_compile("(?i)" + pattern)
+    except re2.error as exc:
+        detail = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+        raise fail(f"unsupported regex: {detail}") from None
     unbounded = 0
 
     def walk(items, inside_repeat: bool) -> None:
@@ -107,3 +118,38 @@ def for_vendor(pattern: str, vendor: str) -> str:
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
+
+
+@lru_cache(maxsize=256)
+def _re2_compile(pattern: str):
+    return re2.compile(pattern, _RE2_OPTIONS)
+
+
+def _re2_regexp(pattern: str | None, string: Any) -> bool | None:
+    """SQLite ``REGEXP`` with Django's signature, evaluated by RE2 (linear time)."""
+    if pattern is None or string is None:
+        return None
+    return bool(_re2_compile(pattern).search(str(string)))
+
+
+def install_sqlite_regexp(connection: Any) -> None:
+    """Make a Django SQLite connection evaluate ``REGEXP`` (``__regex``/``__iregex``) with RE2."""
+    if connection.vendor != "sqlite":
+        return
+    connection.ensure_connection()
+    raw = connection.connection
+    if getattr(raw, "_tcgdb_re2", False) is True:
+        return
+    raw.create_function("REGEXP", 2, _re2_regexp, deterministic=True)
+    try:
+        raw._tcgdb_re2 = True
+    except AttributeError:  # pragma: no cover - sqlite3.Connection accepts attributes
+        pass
+
+
+def on_connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
+    install_sqlite_regexp(connection)
