@@ -68,7 +68,7 @@ def test_empty_search_page_and_home(client, cards):
     ("pc", "TPC-001", [">CP<", ">5500<", ">RANK<", ">2<", "DRAW", "Connect attack", "connect_mark"]),
     ("phantasma", "TPH-001", ["MHP and abilities", ">700<", ">martial<", ">400<", ">poise<"]),
     ("phantasma", "TPH-002", ["Attack attribute", "agility", "Defense attribute", "wisdom"]),
-    ("chaos", "TCH-001", [">ATK<", ">5<", ">DEF<", ">3<", "Partner bonus", "ATK +2 / DEF +1", "【Mina Aozora】"]),
+    ("chaos", "TCH-001", [">ATK<", ">5<", ">DEF<", ">3<", "Partner bonus", "ATK +2 / DEF +1", ">Mina Aozora<", ">Sunrise Stage<"]),
     ("lycee", "CH-0001", ["Position restriction", ">AP<", ">4<", ">DP<", ">SP<", ">EX<", "白雪姫"]),
 ])
 def test_card_detail_per_game(client, cards, game, code, expected):
