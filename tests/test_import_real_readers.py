@@ -230,3 +230,44 @@ def test_chaos_textproto_cards():
     assert cards["IM-T18"].card["extra_persons"] == ["하기와라 유키호", "유키포"]
     assert any("키사라키" in m for m in messages(cards["IM-T19"]))  # a typo in the source, reported
     assert all(not validate_card(r.card) for r in recs)
+
+
+# -- protobuf text format parser (pure) ----------------------------------------------------------------
+
+def test_textproto_parser():
+    from rules.textproto import TextprotoError, parse_textproto
+
+    msg = parse_textproto('''# a comment
+metadata { pack_name: "IMT" version: 1 }
+info {
+  serial: "A-1"
+  name: "say \\"hi\\" 「한」" 'and more'
+  [pkg.Ext.extension] { element: FIRE element: DARK power: -2 ratio: 1.5 }
+}
+info < serial: "A-2" >
+tags: ["x", "y"]
+''')
+    assert msg.first("metadata") == {"pack_name": ["IMT"], "version": [1]}
+    first, second = msg.all("info")
+    assert first.first("name") == 'say "hi" 「한」and more'
+    ext = first.first("[pkg.Ext.extension]")
+    assert ext.all("element") == ["FIRE", "DARK"] and ext.first("power") == -2 and ext.first("ratio") == 1.5
+    assert second.first("serial") == "A-2" and msg.all("tags") == ["x", "y"]
+    with pytest.raises(TextprotoError) as exc:
+        parse_textproto('info {\n  serial: "A-1"\n  name "x"\n}')
+    assert exc.value.line == 3 and "line 3" in str(exc.value)
+    with pytest.raises(TextprotoError, match="end of file"):
+        parse_textproto("info { serial: 1")
+
+
+@pytest.mark.carddata
+def test_ws_xml_reads_a_well_formed_card(tmp_path):
+    broken = (WS / "alphac2_jp" / "malformed_raw" / "RW-W48-011.xml").read_text(encoding="utf-8")
+    fixed = tmp_path / "RW-W48-011.xml"
+    fixed.write_text(broken.replace("<Name“", "<Name>“"), encoding="utf-8")
+    (rec,) = read("ws-xml", fixed)
+    c = rec.card
+    assert (c["code"], c["name"], c["colors"], c["level"], c["cost"], c["power"], c["soul"]) == (
+        "RW/W48-011", "“託すメモリー”井上", ["yellow"], 0, 0, 500, 1)
+    assert c["traits"] == [] and c["triggers"] == [] and not validate_card(c)
+    assert rec.printings[0]["image_url"] == "https://yuyu-tei.jp/card_image/ws/front/rwanime/10011.jpg"
