@@ -9,6 +9,7 @@ as a ``str``, or a nested :class:`Message`. Extension fields keep their brackete
 from __future__ import annotations
 
 import ast
+import codecs
 from typing import Any
 
 from lark import Lark, Transformer, exceptions
@@ -70,11 +71,17 @@ class _ToMessage(Transformer):
     def strings(self, items: list[Any]) -> str:
         out = []
         for tok in items:
-            raw = str(tok)
-            try:
-                out.append(ast.literal_eval(raw))
-            except (ValueError, SyntaxError):
-                out.append(raw[1:-1])
+            body = str(tok)[1:-1]
+            if "\\" not in body:
+                out.append(body)
+                continue
+            try:  # escapes are bytes in the text format (\303\251 is UTF-8 for é)
+                out.append(codecs.escape_decode(body.encode("utf-8"))[0].decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                try:
+                    out.append(ast.literal_eval(str(tok)))
+                except (ValueError, SyntaxError):
+                    out.append(body)
         return "".join(out)
 
     def number(self, items: list[Any]) -> int | float:
