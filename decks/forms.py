@@ -29,6 +29,10 @@ class DeckForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "autocapitalize": "off",
                                      "aria-describedby": "text-help"}),
     )
+    deck_file = forms.FileField(
+        label="…or a deck file", required=False,
+        help_text="Deck text, CODE RARITY lines, an AlphaC2 <deck> XML or a Chaos mainDeck textproto (at most 1 MB).",
+    )
     note = forms.CharField(label="What changed (optional)", required=False, max_length=200)
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
@@ -41,14 +45,55 @@ class DeckForm(forms.Form):
         else:
             del self.fields["note"]
 
-    def clean_text(self) -> str:
-        text = self.cleaned_data.get("text") or ""
-        parsed = parse_deck_text(text)
-        if parsed.errors:
-            raise forms.ValidationError([f"line {e.line}: {e.message}" + (f" ({e.text.strip()})" if e.text.strip() else "")
-                                         for e in parsed.errors])
-        self.cleaned_data["zones"] = parsed.zones()
-        return text
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("deck_file")
+        text = data.get("text") or ""
+        source = "text"
+        if upload is not None:
+            if upload.size > MAX_FILE:
+                self.add_error("deck_file", f"the file is {upload.size} bytes; at most {MAX_FILE} are read")
+                return data
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("deck_file", "the file is not UTF-8 text")
+                return data
+            source = "deck_file"
+        zones, errors, fmt = cards_from_text(text, game=data.get("game") or self.initial.get("game"))
+        if errors:
+            self.add_error(source, [f"line {e['line']}: {e['message']}" + (f" ({e['text'].strip()})" if e.get("text", "").strip() else "")
+                                    for e in errors])
+        data["zones"] = zones
+        data["format"] = fmt
+        return data
+
+
+MAX_FILE = 1_000_000
+
+
+def cards_from_text(text: str, *, game: str | None) -> tuple[dict[str, dict[str, int]], list[dict], str]:
+    """Zones from deck text, or from a deck file format players exchange (detected when the text is
+    not deck text). Returns ``(zones, parse errors, format)``."""
+    parsed = parse_deck_text(text)
+    if not parsed.errors:
+        return parsed.zones(), [], "deck text"
+    from rules.deckformats import detect_deck_format, parse_deck, resolve_codes
+
+    fmt = detect_deck_format(text)
+    if fmt is None:
+        return {}, [e.as_dict() for e in parsed.errors], "deck text"
+    from catalog.deckfiles import card_codes_resolve
+
+    deck = parse_deck(text, fmt, game or "ws")
+    if deck.errors:
+        return {}, list(deck.errors), fmt
+    codes = {c for z in deck.zones.values() for c in z} | ({deck.partner} if deck.partner else set())
+    resolve_codes(deck, card_codes_resolve(game=game or deck.game, codes=codes).get)
+    zones = {z: dict(c) for z, c in deck.zones.items()}
+    if deck.partner:
+        zones["partner"] = {deck.partner: 1}
+    return zones, [], fmt
 
 
 class BuilderForm(forms.Form):

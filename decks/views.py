@@ -189,12 +189,13 @@ def deck_list_view(request: HttpRequest) -> HttpResponse:
 @login_required
 def deck_create_view(request: HttpRequest) -> HttpResponse:
     initial = {"game": request.GET.get("game") if request.GET.get("game") in g.GAMES else g.WS}
-    form = DeckForm(request.POST or None, initial=initial)
+    form = DeckForm(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
             deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["zones"],
-                               description=d["description"], visibility=d["visibility"])
+                               description=d["description"], visibility=d["visibility"],
+                               note="created" if d["format"] == "deck text" else f"imported ({d['format']})")
         except DeckInputError as exc:
             form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
         else:
@@ -230,7 +231,7 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _own_deck_or_404(request, pk)
     conflict = None
     if request.method == "POST":
-        form = DeckForm(request.POST, editing=True, initial={"game": deck.game})
+        form = DeckForm(request.POST, request.FILES, editing=True, initial={"game": deck.game})
         if form.is_valid():
             d = form.cleaned_data
             try:

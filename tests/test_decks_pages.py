@@ -267,3 +267,32 @@ def test_delete(cards, alice):
     assert c.get(f"/decks/{deck.pk}/delete/").status_code == 200
     assert c.post(f"/decks/{deck.pk}/delete/").status_code == 302
     assert not Deck.objects.exists() and not DeckVersion.objects.exists()
+
+
+def test_import_deck_file_formats(cards, alice):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    c = logged_in(alice)
+    main = legal_deck(g.WS)["main"]
+    # AlphaC2 XML, uploaded
+    xml = "<deck>" + "".join(f"<Card><ID>{code}</ID><Quantity>{n}</Quantity></Card>" for code, n in main.items()) + "</deck>"
+    r = c.post("/decks/new/", {"name": "From XML", "game": "ws", "visibility": "private", "text": "",
+                               "deck_file": SimpleUploadedFile("Kanade.xml", xml.encode(), "text/xml")})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    deck = Deck.objects.get(name="From XML")
+    assert deck.zones == {"main": main}
+    assert deck.versions.get().note == "imported (ws-xml)"
+    # CODE RARITY lines pasted into the text box
+    lines = "\n".join(f"{code} C" for code, n in main.items() for _ in range(n))
+    r = c.post("/decks/new/", {"name": "From lines", "game": "ws", "visibility": "private", "text": lines})
+    assert r.status_code == 302
+    assert Deck.objects.get(name="From lines").zones == {"main": main}
+    # a broken file names the line and writes nothing
+    r = c.post("/decks/new/", {"name": "Broken", "game": "ws", "visibility": "private", "text": "",
+                               "deck_file": SimpleUploadedFile("x.xml", b"<deck><Card><ID>WST/W01-001</ID>"
+                                                               b"<Quantity>many</Quantity></Card></deck>")})
+    assert r.status_code == 400 and "line 1:" in r.content.decode() and "quantity" in r.content.decode()
+    r = c.post("/decks/new/", {"name": "Binary", "game": "ws", "visibility": "private", "text": "",
+                               "deck_file": SimpleUploadedFile("x.bin", b"\xff\xfe\x00bad")})
+    assert r.status_code == 400 and "not UTF-8" in r.content.decode()
+    assert not Deck.objects.filter(name__in=["Broken", "Binary"]).exists()
