@@ -78,7 +78,7 @@ EFFECT_KINDS: dict[str, tuple[str, ...]] = {
     WS: ("climax_bonus",),
     CHAOS: (),
     # Lycee: stat_mod {ap, dp, sp} (items: the equipped character; areas: the character in that
-    # slot); draw / opp_mill {n, when: play | deck_bonus | penalty} (I draw n / the opponent mills n)
+    # slot); draw / opp_mill {n, when: play | deck_bonus | bonus | penalty} (I draw n / the opponent mills n)
     LYCEE: ("stat_mod", "draw", "opp_mill"),
 }
 

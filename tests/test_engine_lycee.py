@@ -281,6 +281,14 @@ def test_taxes_trash_and_wakeup():
     assert state.counters["taxes_paid"] == 1 and state.field[0] is not None and state.odeck == 38
 
 
+def test_bonus_resolves_after_downing_the_defender():
+    bonus = ch("CH-0601", "bonus", ap=3, dp=3, keywords=("bonus",),
+               effects=({"kind": "draw", "n": 2, "when": "bonus"},))
+    state = fresh(field={"AF-C": bonus}, opp_field={"DF-C": EURYALE})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None and len(state.hand) == 2 + 2
+
+
 def test_deck_bonus_resolves_after_deck_damage():
     bonus = ch("CH-0600", "bonus", ap=2, keywords=("deck_bonus",),
                effects=({"kind": "opp_mill", "n": 1, "when": "deck_bonus"}, {"kind": "draw", "n": 1, "when": "deck_bonus"}))

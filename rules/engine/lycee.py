@@ -876,6 +876,8 @@ class LyceeState(ScriptedState):
             self.counters["downed_opp"] += 1
             self.ofield[d_slot] = None
             self.odust += 1
+            if "bonus" in att.card.keywords and not att_down:
+                self._effects(att.card, "bonus")
         if att_down:
             self.counters["downed_own"] += 1
             self._leave(slot, "downed")
