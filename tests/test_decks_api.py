@@ -349,3 +349,15 @@ def test_out_of_range_numbers_are_4xx(alice):
     assert c.post(f"/api/v1/decks/{d['id']}/shares/", {"version": big}, format="json").status_code == 400
     assert c.post(f"/api/v1/decks/{d['id']}/fork/", {"version": big}, format="json").status_code == 400
     assert Deck.objects.count() == 1 and ShareLink.objects.count() == 0
+
+
+def test_api_text_accepts_exchange_formats(cards, alice):
+    main = legal_deck(g.WS)["main"]
+    xml = "<deck>" + "".join(f"<Card><ID>{code}</ID><Quantity>{n}</Quantity></Card>" for code, n in main.items()) + "</deck>"
+    body = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": xml}, format="json").json()
+    assert body["valid"] is True and body["zones"] == {"main": main}
+    r = client_for(alice).post("/api/v1/decks/import/", {"name": "x", "game": "ws", "text": xml}, format="json")
+    assert r.status_code == 201 and r.json()["zones"] == {"main": main}
+    bad = "<deck><Card><ID>WST/W01-001</ID><Quantity>0</Quantity></Card></deck>"
+    body = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": bad}, format="json").json()
+    assert body["errors"][0]["code"] == "parse_error" and "quantity" in body["errors"][0]["message"]

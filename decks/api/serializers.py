@@ -47,11 +47,14 @@ class CardsInputMixin(serializers.Serializer):
             return zones_from_entries(attrs["entries"]), []
         if "zones" in attrs:
             return attrs["zones"], []
-        parsed = parse_deck_text(attrs["text"])
-        errors = [e.as_dict() for e in parsed.errors]
+        from ..forms import cards_from_text
+
+        zones, errors, _fmt = cards_from_text(attrs["text"], game=attrs.get("game") or self.context.get("game"))
         if errors and strict_text:
             raise serializers.ValidationError({"text": [f"line {e['line']}: {e['message']}" for e in errors]})
-        return parsed.zones(), errors
+        if errors:  # keep what could be read, so every other problem is reported too
+            zones = parse_deck_text(attrs["text"]).zones()
+        return zones, errors
 
 
 class ValidateSerializer(CardsInputMixin):

@@ -174,7 +174,7 @@ class DeckDetailView(DeckObjectMixin, APIView):
                    parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)])
     def patch(self, request: Request, pk: int) -> Response:
         deck = self.get_own_deck(request, pk)
-        s = DeckWriteSerializer(data=request.data)
+        s = DeckWriteSerializer(data=request.data, context={"game": deck.game})
         s.is_valid(raise_exception=True)
         d = s.validated_data
         if "game" in d and d["game"] != deck.game:
