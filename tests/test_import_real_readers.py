@@ -271,3 +271,35 @@ def test_ws_xml_reads_a_well_formed_card(tmp_path):
         "RW/W48-011", "“託すメモリー”井上", ["yellow"], 0, 0, 500, 1)
     assert c["traits"] == [] and c["triggers"] == [] and not validate_card(c)
     assert rec.printings[0]["image_url"] == "https://yuyu-tei.jp/card_image/ws/front/rwanime/10011.jpg"
+
+
+def test_bad_records_are_reported_with_their_number(tmp_path):
+    """Unreadable content never raises: each bad record is an error naming its number and field."""
+    ws = tmp_path / "ws.jsonl"
+    ws.write_text('{"ID": "AB-W11-001", "Type": "CHARACTER", "Name": "x", "Colour": "RED", "Level": 0, "Cost": 0,'
+                  ' "Trigger": ["NONE"], "Power": 500, "Soul": 1, "Trait": []}\n{not json\n[1, 2]\n'
+                  '{"ID": "AB-W11-002", "Type": "SORCERY", "Name": "y", "Colour": "RED"}\n', encoding="utf-8")
+    recs = read("ws-jsonl", ws)
+    assert recs[0].card["code"] == "AB/W11-001" and not recs[0].problems
+    assert [(r.number, r.card, r.problems[0].field) for r in recs[1:3]] == [(2, None, "json"), (3, None, "json")]
+    assert recs[3].card is None and "unknown type 'SORCERY'" in recs[3].problems[-1].message
+    assert all(not p.warning for r in recs[1:] for p in r.problems)
+
+    hotc = tmp_path / "x.txt"
+    hotc.write_text("name only\n\n==========================\n名前\nAB/W11-001 RR\nType: Character\nLevel: 0\n"
+                    "Color: Red\nCost: 0\nTrigger: 9Q\nPower: 500\nSoul: 1\nTraits:: ,\nCard Text/Abilities:\n"
+                    "Flavor Text:\n\n==========================\n", encoding="utf-8")
+    first, second = read("ws-hotc", hotc)
+    assert first.card is None and first.number == 1 and first.problems[0].field == "block"
+    assert second.card["triggers"] == ["soul"] * 9 and any("'Q'" in p.message and p.warning for p in second.problems)
+
+    csv = tmp_path / "l.csv"
+    csv.write_text("LO-0001,a,b,キャラクター\nLO-0002,t,n,呪文,C,雪,2,雪,1,1,1,1,,,text,p,b,\n", encoding="utf-8")
+    short, unknown = read("lycee-csv", csv)
+    assert short.card is None and "4 columns" in short.problems[0].message
+    assert unknown.card is None and "unknown type '呪文'" in unknown.problems[0].message
+
+    proto = tmp_path / "c.textproto"
+    proto.write_text('info {\n  serial: "IM-T01"\n  name: "x\n}\n', encoding="utf-8")
+    (bad,) = read("chaos-textproto", proto)
+    assert bad.card is None and bad.number == 3 and bad.problems[0].message.startswith("line 3")
