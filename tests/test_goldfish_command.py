@@ -202,3 +202,21 @@ def test_exchange_formats_are_detected(tmp_path):
     bad.write_text("SKY/W90-001 C\nNOPE/W00-001 C\n")
     with pytest.raises(CommandError, match="NOPE/W00-001"):
         run("--game", "ws", "--deck", str(bad), "--games", "3")
+
+
+@pytest.mark.carddata
+@pytest.mark.django_db
+def test_real_player_deck_from_the_public_data():
+    """A real 50-card deck in CODE RARITY lines, with the real (messy) Da Capo card data imported by
+    the project's importer: the goldfish plays it, lists its unmodelled texts, and reports."""
+    from django.conf import settings
+
+    ws_dir = Path(settings.SHARED_DIR) / "carddata" / "weiss_schwarz"
+    files = [str(ws_dir / "rcyberw_hotc_en_jp" / f"{name}.txt")
+             for name in ("DC-W01", "DC-W09", "DC-WE02", "DC-WE08", "DC3-W18")]
+    call_command("import_cards", "--game", "ws", "--allow-skips", *files, stdout=StringIO(), stderr=StringIO())
+    deck = ws_dir / "decks" / "rcyberw" / "Sara.txt"
+    report = json.loads(run("--game", "ws", "--deck", str(deck), "--games", "200", "--json"))
+    assert report["games"] == 200 and report["wins"] > 150
+    assert len(report["unmodelled"]) > 5  # real cards carry real text
+    assert 0 < report["extras"]["ratios"]["cancel_rate"]["value"] < 1
