@@ -1037,6 +1037,9 @@ class GreedyPilot(ScriptedPilot):
         if free or any(c.conversion_target for c in hand):
             names = state.names_on_field()
             af_free = free[0] < 3 if free else False
+            free_mask = 0
+            for f in free:
+                free_mask |= 1 << f
             candidates: list[tuple[float, int, int, CardRecord]] = []
             tried: set[str] = set()
             for i, card in enumerate(hand):
@@ -1045,13 +1048,20 @@ class GreedyPilot(ScriptedPilot):
                 tried.add(card.code)
                 kw = card.keywords
                 up = "step" in kw or "orderstep" in kw or "jump" in kw
-                if not (af_free or surplus > 0 or up or card.conversion_target):
-                    continue
-                slots = state.deploy_slots(card, names, free)
-                if not slots:
-                    continue
+                if card.conversion_target:
+                    slots = state.deploy_slots(card, names, free)
+                    if not slots:
+                        continue
+                    slot = slots[0]
+                else:
+                    if not (af_free or surplus > 0 or up):
+                        continue
+                    mask, own = _slot_info(card)
+                    m = mask & free_mask
+                    if not m or any(n in names for n in own):
+                        continue
+                    slot = (m & -m).bit_length() - 1  # the first free slot it may enter
                 ap = card.ap or 0
-                slot = slots[0]
                 if slot < 3 and ap > 0:
                     score = 20.0 + 2 * ap + (5.0 if "aggressive" in kw else 0.0)
                 elif up and field[slot - 3] is None:
