@@ -220,3 +220,11 @@ def test_real_player_deck_from_the_public_data():
     assert report["games"] == 200 and report["wins"] > 150
     assert len(report["unmodelled"]) > 5  # real cards carry real text
     assert 0 < report["extras"]["ratios"]["cancel_rate"]["value"] < 1
+
+
+def test_describe_lists_options_and_pilots():
+    text = run("--game", "ws", "--describe")
+    assert "dummy_climaxes (default 8)" in text and "first (default random)" in text and "greedy" in text
+    assert "turn_cap (default 40)" in text
+    with pytest.raises(CommandError, match="--deck"):
+        run("--game", "pc")

@@ -107,7 +107,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, choices=list(g.GAMES), help="game short code")
-        parser.add_argument("--deck", required=True,
+        parser.add_argument("--deck", required=False,
                             help="deck file: deck text (COUNT CODE lines, '# zone' headers) or a format players "
                                  "exchange (CODE RARITY lines, <deck> XML, Chaos textproto), detected")
         parser.add_argument("--format", dest="fmt", choices=("text", *FORMATS), default=None,
@@ -121,6 +121,8 @@ class Command(BaseCommand):
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                             help="an engine option, e.g. dummy_climaxes=6 (repeatable)")
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+        parser.add_argument("--describe", action="store_true",
+                            help="print the game's engine options, their defaults and its pilots, then stop")
         parser.add_argument("--log", type=int, default=None, metavar="INDEX",
                             help="play only game INDEX and print its event log")
 
@@ -130,6 +132,11 @@ class Command(BaseCommand):
             engine = get_engine(game)
         except KeyError as exc:
             raise CommandError(f"no goldfish engine for {game!r} yet") from exc
+        if opts["describe"]:
+            self.stdout.write(describe_engine(engine))
+            return
+        if not opts["deck"]:
+            raise CommandError("--deck FILE is required (or --describe)")
         path = Path(opts["deck"])
         if not path.is_file():
             raise CommandError(f"deck file not found: {path}")
@@ -193,6 +200,18 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
             return
         self.stdout.write(format_report(report, deck, elapsed))
+
+
+def describe_engine(engine: Any) -> str:
+    lines = [f"{g.GAME_NAMES[engine.game]} goldfish engine ({engine.game})",
+             f"pilots: {', '.join(engine.pilots)} (default {engine.default_pilot})", "options (--option KEY=VALUE):"]
+    defaults = {"turn_cap": DEFAULT_TURN_CAP, **engine.default_options}
+    for key in sorted(set(defaults) | set(engine.describe_options)):
+        default = defaults.get(key, "-")
+        lines.append(f"  {key} (default {default}): {engine.describe_options.get(key, '')}")
+    if engine.catalog_options is not None:
+        lines.append("  (some defaults are computed from the whole catalog of the game)")
+    return "\n".join(lines)
 
 
 def _fmt(x: Any) -> str:
