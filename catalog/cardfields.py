@@ -106,6 +106,9 @@ def card_normalize(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
             if not isinstance(value, str):
                 problems.append((name, f"{name} must be text, got {value!r}"))
                 continue
+            if "\x00" in value:
+                problems.append((name, f"{name} contains a NUL character"))
+                continue
             if name in STRIPPED_FIELDS:
                 value = value.strip()
         elif name in INT_FIELDS:
@@ -125,7 +128,7 @@ def card_normalize(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
         elif name in LIST_FIELDS:
             if value is None:
                 value = []
-            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and "\x00" not in v for v in value):
                 problems.append((name, f"{name} must be a list of text values, got {value!r}"))
                 continue
             value = [v.strip() for v in value]

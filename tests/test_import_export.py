@@ -344,3 +344,45 @@ def test_load_sample_data_is_idempotent():
 def test_registry_has_the_project_formats_with_writers():
     assert {"json", "csv"} <= set(FORMATS)
     assert hasattr(FORMATS["json"], "write") and hasattr(FORMATS["csv"], "write")
+
+
+# -- property: the CSV and JSON writers and readers are inverse -----------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from catalog.cardfields import card_normalize  # noqa: E402
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+IDENT = TEXT.map(str.strip).filter(bool)
+CARDS = st.fixed_dictionaries({
+    "game": st.just("ws"), "code": IDENT, "name": IDENT, "card_type": st.just("character"),
+    "text": TEXT, "flavor": TEXT, "rarity": TEXT, "traits": st.lists(TEXT, max_size=4),
+    "colors": st.lists(st.sampled_from(["red", "blue"]), max_size=2), "level": st.none() | st.integers(0, 3),
+    "power": st.none() | st.integers(0, 2_000_000_000), "counter": st.booleans(), "text_modelled": st.booleans(),
+    "effects": st.lists(st.fixed_dictionaries({"kind": st.just("climax_bonus"), "power": st.integers(-5000, 5000)}),
+                        max_size=2),
+}, optional={"alt_names": st.lists(TEXT, max_size=3)})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CARDS, min_size=1, max_size=4, unique_by=lambda c: c["code"]))
+def test_csv_and_json_writers_round_trip_any_values(cards):
+    normal = [card_normalize(c)[0] for c in cards]
+    for fmt in ("csv", "json"):
+        buf = io.StringIO()
+        FORMATS[fmt].write([(c, []) for c in normal], buf, "ws")
+        text = buf.getvalue()
+        if fmt == "csv":
+            records = list(FORMATS["csv"].read_text(text, "ws"))
+        else:
+            records = list(FORMATS["json"].read_document(json.loads(text), "ws"))
+        assert [r.problems for r in records] == [[] for _ in normal]
+        back = [card_normalize(r.card) for r in records]
+        assert [p for _, p in back] == [[] for _ in normal]
+        assert [c for c, _ in back] == normal, fmt
+
+
+def test_nul_characters_are_refused_by_field():
+    _, problems = card_normalize({**ws_card(1), "game": "ws", "text": "a\x00b", "traits": ["x\x00"]})
+    assert {f for f, _ in problems} == {"text", "traits"}

@@ -123,7 +123,7 @@ class ProjectCsv:
 
     # -- export ----------------------------------------------------------------------------------
     def write(self, cards: Iterable[tuple[dict[str, Any], list[dict[str, Any]]]], fh: IO[str], game: str) -> int:
-        writer = csv.writer(fh, lineterminator="\n")
+        writer = csv.writer(fh, lineterminator="\r\n")  # RFC 4180; also makes cells with a lone \r quoted
         writer.writerow(COLUMNS)
         count = 0
         for card, printings in cards:
