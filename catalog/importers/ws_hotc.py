@@ -4,7 +4,8 @@ Blocks are separated by a line of ``=``; each holds a name line (Japanese, often
 English name), ``CODE RARITY``, ``Key: value`` lines (Type, Level, Color, Cost, Trigger, Power,
 Soul, ``Traits::`` as ``EN JP,_EN JP``), ``Card Text/Abilities:`` (English lines, then Japanese
 lines) and ``Flavor Text:``. One block per rarity printing: blocks with the same code become one
-card with several printings. A directory path reads every ``*.txt`` in it.
+card with several printings. A record number is the line its block starts on. A directory path
+reads every ``*.txt`` in it.
 """
 from __future__ import annotations
 
@@ -180,11 +181,7 @@ class WsHotc:
             # Group the rarity printings of one code; a card is yielded at its first block.
             cards: dict[str, ImportRecord] = {}
             order: list[ImportRecord] = []
-            block_no = 0
-            for block in SEPARATOR.split(text):
-                if not block.strip():
-                    continue
-                block_no += 1
+            for block_no, block in _blocks(text):
                 card, problems, printing = parse_block(block)
                 if card is None:
                     order.append(ImportRecord(block_no, None, problems, source=file.name))
@@ -201,13 +198,25 @@ class WsHotc:
                     if key in _PRINTING_FIELDS or first.card.get(key) == value:
                         continue
                     first.problems.append(ImportProblem(
-                        key, f"printing {card['code']} {card['rarity']} (block {block_no}) has {key} {value!r}, "
-                        f"block {first.number} has {first.card.get(key)!r}; kept the first"))
+                        key, f"printing {card['code']} {card['rarity']} (line {block_no}) has {key} {value!r}, "
+                        f"line {first.number} has {first.card.get(key)!r}; kept the first"))
                 for p in problems:
                     if p not in first.problems:
                         first.problems.append(p)
             _flag_truncated(order)
             yield from order
+
+
+def _blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(line number of the block's first non-blank line, block text) for every non-empty block."""
+    start = 0
+    for m in [*SEPARATOR.finditer(text), None]:
+        end = m.start() if m else len(text)
+        block = text[start:end]
+        if block.strip():
+            lead = len(block) - len(block.lstrip("\n\r \t"))
+            yield text.count("\n", 0, start + lead) + 1, block
+        start = m.end() if m else len(text)
 
 
 def _flag_truncated(records: list[ImportRecord]) -> None:
