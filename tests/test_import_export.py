@@ -386,3 +386,13 @@ def test_csv_and_json_writers_round_trip_any_values(cards):
 def test_nul_characters_are_refused_by_field():
     _, problems = card_normalize({**ws_card(1), "game": "ws", "text": "a\x00b", "traits": ["x\x00"]})
     assert {f for f, _ in problems} == {"text", "traits"}
+
+
+def test_report_to_stdout_and_export_errors(tmp_path):
+    out, _ = run("import_cards", str(write_json(tmp_path, doc([ws_card(1)]))), "--game", "ws", "--report", "-")
+    report = json.loads(out[: out.rindex("}") + 1])
+    assert report["status"] == "imported" and report["files"][0]["format"] == "json"
+    exc, _ = run_fail("export_cards", "--game", "ws", "-o", str(tmp_path / "missing-dir" / "x.json"))
+    assert exc.returncode == 2
+    empty, _ = run("export_cards", "--game", "chaos")
+    assert json.loads(empty) == {"format": "tcgdb-cards", "version": 1, "game": "chaos", "cards": []}

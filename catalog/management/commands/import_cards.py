@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -82,10 +81,9 @@ class Command(BaseCommand):
         data = summary.as_dict()
         data["files"] = [{"path": name, "format": formats[name]} for name in files]
         if report:
-            target = sys.stdout if report == "-" else None
             text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-            if target:
-                target.write(text)
+            if report == "-":
+                self.stdout.write(text, ending="")
             else:
                 Path(report).write_text(text, encoding="utf-8")
         self.stdout.write(summary.text())
