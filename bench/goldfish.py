@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", default="bench")
     ap.add_argument("--game", action="append", choices=list(g.GAMES), help="only these games")
+    ap.add_argument("--target", type=float, default=2000.0, help="games/s per core to reach (marks misses with *)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     rows = []
@@ -108,8 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"goldfish engines, one core, {args.games} games, best of {args.repeat}, Python {sys.version.split()[0]}")
     print(f"{'game':<10} {'deck':<28} {'games/s':>9} {'µs/game':>9} {'shuffle µs':>11} {'ratio':>7}")
     for r in rows:
+        miss = " *" if r["games_per_second"] < args.target else ""
         print(f"{r['game']:<10} {r['deck']:<28} {r['games_per_second']:>9,.0f} {r['us_per_game']:>9.0f} "
-              f"{r['shuffle_us_per_deck']:>11.1f} {r['ratio']:>7.1f}")
+              f"{r['shuffle_us_per_deck']:>11.1f} {r['ratio']:>7.1f}{miss}")
+    if any(r["games_per_second"] < args.target for r in rows):
+        print(f"* below the target of {args.target:,.0f} games/s on this run")
     return 0
 
 
