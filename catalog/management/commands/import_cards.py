@@ -86,7 +86,8 @@ class Command(BaseCommand):
                 self.stdout.write(text, ending="")
             else:
                 Path(report).write_text(text, encoding="utf-8")
-        self.stdout.write(summary.text())
+        # With the report on standard output, keep it pure JSON: the summary line goes to stderr.
+        (self.stderr if report == "-" else self.stdout).write(summary.text())
         if not summary.ok:
             bad = len({(e.source, e.record) for e in summary.errors})
             raise CommandError(f"{bad} bad record(s); nothing was written", returncode=1)
