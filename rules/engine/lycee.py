@@ -406,7 +406,15 @@ class LyceeState(ScriptedState):
                 "dummy_deck": self.odeck, "dummy_hand": self.ohand, "dummy_dust": self.odust}
 
     def names_on_field(self) -> set[str]:
-        return {n for c in self.field if c is not None for n in c.names}
+        """Every name on my field (memoised per ``version``: do not modify the set)."""
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
+        names = memo.get("names")
+        if names is None:
+            names = memo["names"] = {n for c in self.field if c is not None for n in c.names}
+        return names
 
     # -- values and payments -------------------------------------------------------------------
     def hand_order(self) -> list[int]:
