@@ -430,7 +430,13 @@ def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str
 
     merged, found = merge_card(current, r.card)
     summary.disagreements.extend({"source": r.source, "record": r.number, **d.as_dict()} for d in found)
-    normal, _ = card_normalize(merged)
+    normal, problems = card_normalize(merged)
+    problems = problems or validate_card(normal)
+    if problems:  # the merged card would be invalid: keep the stored one, say why
+        summary.disagreements.extend(
+            {"source": r.source, "record": r.number, "code": current["code"], "field": fld, "kind": "merge_refused",
+             "kept": None, "other": msg} for fld, msg in problems)
+        normal = current
     printings = r.printings
     if printings is not None:
         keys = ("code", "rarity", "image_url")

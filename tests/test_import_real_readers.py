@@ -96,6 +96,11 @@ def test_merge_keeps_full_name_and_reports():
     merged2, found2 = merge_card(merged, new)
     assert merged2 == merged  # merging again changes nothing
     assert {d.field for d in found2} == {"power"}
+    # different card types: different cards, nothing filled in
+    climax = {"game": "ws", "code": "X/W1-002", "name": "n", "card_type": "climax", "level": None}
+    event = {"game": "ws", "code": "X/W1-002", "name": "n", "card_type": "event", "level": 2, "cost": 1}
+    merged3, found3 = merge_card(climax, event)
+    assert merged3 == climax and {d.field for d in found3} == {"card_type", "level", "cost"}
 
 
 # -- Weiß Schwarz ----------------------------------------------------------------------------------

@@ -92,6 +92,11 @@ def test_stored_values_from_both_sources(imported):
     dc = Card.objects.get(game="ws", code="DC/W01-006")
     assert sorted(dc.printings.values_list("rarity", flat=True)) == ["R", "RRR"]
     assert Card.objects.filter(game="ws", code="DC/W01-006").count() == 1
+    # every stored card is valid (a merge never produces an impossible card)
+    from rules.cards import validate_card
+
+    invalid = [(c.code, validate_card(c.to_dict())) for c in Card.objects.filter(game="ws")]
+    assert [i for i in invalid if i[1]] == []
     # facets follow the stored lists
     assert set(card.facets.values_list("facet", "value")) >= {("colors", "yellow"), ("traits", "死")}
 

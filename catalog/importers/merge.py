@@ -11,6 +11,7 @@ two sources — the data-quality report a curator acts on. Rules:
   any other difference keeps the existing name and is reported as ``name``;
 - text and flavour are compared ignoring whitespace, width, punctuation and brackets
   (``normalize.text_key``); if they still differ, the existing one is kept and the difference reported;
+- when the two give different card types, nothing is filled in (every difference is reported);
 - ``alt_names`` are united; list fields are compared as sets; the card-level ``rarity`` is not
   compared (the printings carry each rarity); every other field: existing value kept, difference
   reported.
@@ -71,6 +72,9 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
     merged = dict(existing)
     code = existing.get("code") or incoming.get("code") or ""
     found: list[Disagreement] = []
+    # Sources that disagree on the card type describe different cards: report, fill nothing.
+    other_type = bool(existing.get("card_type") and incoming.get("card_type")
+                      and existing["card_type"] != incoming["card_type"])
     for key, new in incoming.items():
         old = existing.get(key)
         if old == new and key != "name":
@@ -89,7 +93,10 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
         if new in _EMPTY and key not in ("counter", "text_modelled"):
             continue
         if old in _EMPTY or old is None:
-            merged[key] = new
+            if other_type:
+                found.append(Disagreement(code, key, "value", old, new))
+            else:
+                merged[key] = new
             continue
         if key in _IGNORED:
             if key == "counter":
