@@ -262,6 +262,28 @@ def test_items_fold_modifiers_and_leave_with_their_character():
     assert state.dummy.dmg == 300 and sword in state.junk and not state.vanguards
 
 
+def test_inline_attack_choice_matches_the_readable_score():
+    """``GreedyPilot._best_attack`` (inline, fast) picks a pair of maximal ``_attack_score``."""
+    pilot = phantasma.GreedyPilot
+    checked = 0
+    for i in range(30):
+        state = phantasma.PhantasmaState(DECK, game_rng("pairs", i), i, {**DUMMY, "dummy_martial": 300}, None)
+        while not state.is_terminal():
+            if state.pending == "main" and state.attacks_allowed and state.usable_battle():
+                usable = state.usable_battle()
+                scores = {(cid, b): pilot._attack_score(state, cid, b)
+                          for cid in state.standing() for b in usable}
+                best = pilot._best_attack(state, usable)
+                top = max(scores.values(), default=0.0)
+                if best is None:
+                    assert top <= 0
+                else:
+                    assert scores[best[1:]] == top and top > 0
+                checked += 1
+            state.apply(pilot().choose(state, state.legal_actions()))
+    assert checked > 50
+
+
 def test_hand_limit_is_seven():
     state = fresh(hand=[EVENT] * 8)
     seen = drive(state, [("end",)])

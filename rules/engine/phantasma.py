@@ -859,7 +859,8 @@ class GreedyPilot(ScriptedPilot):
 
     @staticmethod
     def _best_attack(state: PhantasmaState, usable: list[int]) -> tuple | None:
-        """The (attacker, battle card) pair with the best ``_attack_score``, computed inline."""
+        """The (attacker, battle card) pair with the best ``_attack_score`` (> 0), computed inline
+        for speed; a test checks it against ``_attack_score`` pair by pair."""
         d = state.dummy
         dv = d.values
         d_left = d.mhp - d.dmg
@@ -898,6 +899,7 @@ class GreedyPilot(ScriptedPilot):
 
     @staticmethod
     def _attack_score(state: PhantasmaState, cid: int, b: int) -> float:
+        """The pilot's value of attacking with ``cid`` using battle card ``b`` (≤ 0: never)."""
         att = state.char(cid)
         dealt, taken = state.preview(cid, b)
         d = state.dummy
