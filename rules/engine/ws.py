@@ -83,8 +83,8 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
         if c.card_type == "climax":
             bonus[c.code] = climax_bonus(c)
     # the greedy pilot's static wish to keep a card (see GreedyPilot.worst_card)
-    values = {c.code: (0.5 if c.card_type == "event" else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000)
-              for c in deck.main if c.card_type != "climax"}
+    values = {c.code: (-1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event"
+                       else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000) for c in deck.main}
     scores = {c.code: _char_score(c) for c in deck.main if c.card_type == "character"}
     return {"names": names, "bonus": bonus, "values": values, "scores": scores}
 
@@ -836,26 +836,31 @@ class GreedyPilot(ScriptedPilot):
     @staticmethod
     def worst_card(state: WSState) -> CardRecord:
         """The hand card the pilot least wants: spare climaxes (beyond one), then events, then
-        characters by soul/power, those more than one level above ours counting less."""
-        hand = state.hand
-        cx = 0
-        for c in hand:
-            if c.card_type == "climax":
-                cx += 1
+        characters by soul/power, those more than one level above ours counting less.
+        (One pass over the hand: this runs at every clock phase and hand-limit discard.)"""
         values = state.values
         too_high = len(state.level) + 1
         worst = None
         worst_v = 1e9
-        for c in hand:
-            t = c.card_type
-            if t == "climax":
-                v = 1.0 if cx <= 1 else 0.0
-            else:
-                v = values.get(c.code, 10.0)
-                if t == "character" and (c.level or 0) > too_high:
-                    v -= 6.0
+        first_cx = None
+        cx = 0
+        for c in state.hand:
+            v = values.get(c.code)
+            if v is None:  # a card from outside the deck (scenario tests)
+                v = -1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event" else \
+                    10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000
+            if v < 0:  # climax
+                cx += 1
+                if first_cx is None:
+                    first_cx = c
+                continue
+            level = c.level
+            if level and level > too_high and c.card_type == "character":
+                v -= 6.0
             if v < worst_v:
                 worst, worst_v = c, v
+        if first_cx is not None and (1.0 if cx <= 1 else 0.0) < worst_v:
+            return first_cx
         return worst  # type: ignore[return-value]
 
     def d_clock(self, state: WSState) -> tuple:
