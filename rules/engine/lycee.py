@@ -630,7 +630,11 @@ class LyceeState(ScriptedState):
         if not pending:
             return
         names = self.names_on_field()
-        free = [s for s in ALL_SLOTS if self.field[s] is None]
+        field = self.field
+        free = [s for s in ALL_SLOTS if field[s] is None]
+        free_mask = 0
+        for f in free:
+            free_mask |= 1 << f
         mana: list[tuple[int, tuple[str, ...]]] | None = None
         pool: dict[str, int] | None = None  # mana per attribute of the whole hand (single-attribute hands)
         total = 0
@@ -639,9 +643,13 @@ class LyceeState(ScriptedState):
             if c.code in seen:
                 continue
             seen.add(c.code)
-            if not self._has_target(c, names, free):
+            if c.card_type == "character" and not c.conversion_target:
+                mask, own = _slot_info(c)
+                if not mask & free_mask or any(n in names for n in own):
+                    continue
+            elif not self._has_target(c, names, free):
                 continue
-            cost = cost_of(c)
+            cost = c.cost_detail or ({STAR: c.cost} if c.cost else None)
             if not cost:
                 fp[c.code] = turn
                 continue
