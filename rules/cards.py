@@ -247,12 +247,23 @@ def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     elif data.get("attributes"):
         err("attributes", f"{game} cards have colors, not attributes")
 
+    for fld in ("traits", "alt_names", "extra_persons"):
+        value = data.get(fld)
+        if value is not None and (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)):
+            err(fld, f"{fld} must be a list of text values")
     kw = data.get("keywords") or []
+    if not isinstance(kw, (list, tuple)):
+        err("keywords", "keywords must be a list")
+        kw = []
     names = [k if isinstance(k, str) else (k.get("name") if isinstance(k, Mapping) else None) for k in kw]
     for name in names:
         if name not in g.KEYWORDS[game]:
             err("keywords", f"unknown {game} keyword {name!r}")
-    for eff in data.get("effects") or []:
+    effects = data.get("effects") or []
+    if not isinstance(effects, (list, tuple)):
+        err("effects", "effects must be a list")
+        effects = []
+    for eff in effects:
         kind = eff.get("kind") if isinstance(eff, Mapping) else None
         if kind not in g.EFFECT_KINDS[game]:
             err("effects", f"unknown {game} effect kind {kind!r}")
@@ -285,7 +296,7 @@ def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
         else:
             if data.get("level") is None or data.get("cost") is None:
                 err("level", f"a ws {ctype} needs a level and a cost")
-            elif data["level"] > 3:
+            elif isinstance(data["level"], int) and data["level"] > 3:
                 err("level", f"ws levels go from 0 to 3 (got {data['level']})")
             if ctype == "character" and (data.get("power") is None or data.get("soul") is None):
                 err("power", "a ws character needs power and soul")
@@ -347,7 +358,8 @@ def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
             err("slots", "only characters have a position restriction")
         if data.get("copy_limit") == 0:
             err("copy_limit", "copy_limit must be at least 1 (leave it empty for the default 4)")
-    if data.get("cost") is not None and game in (g.LYCEE, g.PHANTASMA) and cost_detail:
+    cost_detail_ok = not any(f in ("cost_detail", "cost") for f, _ in errors)
+    if cost_detail_ok and data.get("cost") is not None and game in (g.LYCEE, g.PHANTASMA) and cost_detail:
         total = cost_total(game, cost_detail)
         if data["cost"] != total:
             err("cost", f"cost {data['cost']} does not match the {total} symbols in cost_detail")

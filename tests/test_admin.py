@@ -89,3 +89,13 @@ def test_admin_save_validates_and_syncs_facets(admin_client_with_cards):
 def test_admin_needs_staff(client):
     resp = client.get(reverse(CHANGELIST))
     assert resp.status_code == 302 and "/login/" in resp["Location"]
+
+
+def test_admin_rejects_malformed_json_fields(admin_client_with_cards):
+    card = Card.objects.get(game="chaos", code="SR-001")
+    url = reverse("admin:catalog_card_change", args=[card.pk])
+    for field, value in (("traits", "5"), ("keywords", '"penetrate"'), ("effects", "1"), ("cost_detail", "[1]")):
+        resp = admin_client_with_cards.post(url, _form_data(card) | {field: value})
+        assert resp.status_code == 200, field
+        assert "errornote" in resp.content.decode(), field
+    assert Card.objects.get(pk=card.pk).traits == card.traits

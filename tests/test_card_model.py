@@ -217,3 +217,30 @@ def test_normalize_reports_wrong_types_by_field():
 def test_effects_are_checked(card, words):
     errors = validate_card({"code": "X-1", "name": "E", **card})
     assert any(f == "effects" and words in m for f, m in errors), errors
+
+
+# -- robustness: any JSON value in any field gives field errors, never an exception -----------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.floats(allow_nan=False) | st.text(max_size=5)
+    | st.sampled_from(["red", "soul", "snow", "AF-L", "martial", "character", "climax", "dash", "MAIN"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["white", "blue", "red", "hp", "snow", "star", "kind", "name", "cost", "martial", "power"]),
+        inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=st.sampled_from(["pc", "phantasma", "ws", "chaos", "lycee"]),
+       junk=st.dictionaries(st.sampled_from(sorted(CARD_FIELDS - {"game"})), JSON_VALUES, max_size=8))
+def test_validation_never_raises_on_junk(game, junk):
+    data = {"game": game, "code": "X-1", "name": "Junk", "card_type": "character", **junk}
+    assert isinstance(validate_card(data), list)
+    normal, problems = card_normalize(data)
+    if not problems:
+        errors = validate_card(normal)
+        assert all(isinstance(f, str) and isinstance(m, str) for f, m in errors)
