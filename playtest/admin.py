@@ -15,6 +15,7 @@ class PlaytestChunkInline(admin.TabularInline):
 class PlaytestJobAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "name", "owner", "games", "progress", "status", "created", "finished")
     list_filter = ("status", "game", "source")
+    list_select_related = ("owner",)
     search_fields = ("name", "share_slug", "owner__username")
     readonly_fields = ("share_slug", "snapshot", "result", "summary", "task_ids", "created", "started", "finished", "heartbeat")
     inlines = [PlaytestChunkInline]

@@ -249,3 +249,15 @@ def test_delete_finished_job_only_by_owner(client, toy_engine, toy_cards, inline
     assert client.delete(f"/api/v1/playtests/{running['id']}/").status_code == 204
     assert not PlaytestJob.objects.exists()
     assert client.get(f"/api/v1/playtests/{running['share_slug']}/").status_code == 404
+
+
+def test_job_list_query_count_does_not_grow(client, toy_engine, toy_cards, inline_jobs, settings,
+                                            django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    settings.PLAYTEST_MAX_ACTIVE_ANON = 50
+    post(client, {"game": GAME, "text": toy_text(), "games": 5}, django_capture_on_commit_callbacks)
+    with django_assert_max_num_queries(4) as one:
+        assert client.get("/api/v1/playtests/").json()["count"] == 1
+    for _ in range(5):
+        post(client, {"game": GAME, "text": toy_text(), "games": 5}, django_capture_on_commit_callbacks)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        assert client.get("/api/v1/playtests/").json()["count"] == 6
