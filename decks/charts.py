@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 _ids = itertools.count(1)
 
@@ -24,12 +25,14 @@ PALETTE = {
 DEFAULT = "#2456c7"
 
 
-def bar_chart(title: str, bars: Sequence[tuple[str, float]], *, unit: str = "cards", colored: bool = False,
+def bar_chart(title: str, bars: Sequence[tuple[str, float]], *, unit: str | None = None, colored: bool = False,
               width: int = 320, height: int = 160, fmt: str = "{:g}") -> SafeString:
     """A vertical bar chart. ``bars`` = ``[(label, value), ...]``; ``colored`` picks hues by label."""
+    if unit is None:
+        unit = gettext("cards")
     n = next(_ids)
     tid, did = f"chart-t{n}", f"chart-d{n}"
-    desc = "; ".join(f"{label}: {fmt.format(value)} {unit}" for label, value in bars) or "no data"
+    desc = "; ".join(f"{label}: {fmt.format(value)} {unit}" for label, value in bars) or gettext("no data")
     top = max((v for _, v in bars), default=0) or 1
     pad_l, pad_b, pad_t = 8, 34, 18
     plot_h = height - pad_b - pad_t

@@ -5,6 +5,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rules import games as g
 from rules.decktext import MAX_COUNT, parse_deck_text
@@ -20,20 +22,20 @@ class SignupForm(UserCreationForm):
 
 
 class DeckForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    game = forms.ChoiceField(choices=GAME_CHOICES)
-    visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.PRIVATE)
-    description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    visibility = forms.ChoiceField(label=_("Visibility"), choices=Visibility.choices, initial=Visibility.PRIVATE)
+    description = forms.CharField(label=_("Description"), required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
     text = forms.CharField(
-        label="Cards (deck text)", required=False, max_length=100_000, strip=False,
+        label=_("Cards (deck text)"), required=False, max_length=100_000, strip=False,
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "autocapitalize": "off",
                                      "aria-describedby": "text-help"}),
     )
     deck_file = forms.FileField(
-        label="…or a deck file", required=False,
-        help_text="Deck text, CODE RARITY lines, an AlphaC2 <deck> XML or a Chaos mainDeck textproto (at most 1 MB).",
+        label=_("…or a deck file"), required=False,
+        help_text=_("Deck text, CODE RARITY lines, an AlphaC2 <deck> XML or a Chaos mainDeck textproto (at most 1 MB)."),
     )
-    note = forms.CharField(label="What changed (optional)", required=False, max_length=200)
+    note = forms.CharField(label=_("What changed (optional)"), required=False, max_length=200)
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
@@ -52,17 +54,17 @@ class DeckForm(forms.Form):
         source = "text"
         if upload is not None:
             if upload.size > MAX_FILE:
-                self.add_error("deck_file", f"the file is {upload.size} bytes; at most {MAX_FILE} are read")
+                self.add_error("deck_file", gettext("the file is %(size)s bytes; at most %(max)s are read") % {"size": upload.size, "max": MAX_FILE})
                 return data
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                self.add_error("deck_file", "the file is not UTF-8 text")
+                self.add_error("deck_file", gettext("the file is not UTF-8 text"))
                 return data
             source = "deck_file"
         zones, errors, fmt = cards_from_text(text, game=data.get("game") or self.initial.get("game"))
         if errors:
-            self.add_error(source, [f"line {e['line']}: {e['message']}" + (f" ({e['text'].strip()})" if e.get("text", "").strip() else "")
+            self.add_error(source, [gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]} + (f" ({e['text'].strip()})" if e.get("text", "").strip() else "")
                                     for e in errors])
         data["zones"] = zones
         data["format"] = fmt

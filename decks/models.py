@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from rules import games as g
 
@@ -25,9 +26,9 @@ def new_slug() -> str:
 
 
 class Visibility(models.TextChoices):
-    PRIVATE = "private", "Private (only me)"
-    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
-    PUBLIC = "public", "Public (listed)"
+    PRIVATE = "private", _("Private (only me)")
+    UNLISTED = "unlisted", _("Unlisted (anyone with the link)")
+    PUBLIC = "public", _("Public (listed)")
 
 
 class Deck(models.Model):

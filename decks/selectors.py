@@ -190,4 +190,6 @@ def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner:
     if partner:
         codes.add(partner)
     cards = cards_resolve(game=game, codes=codes)
-    return validate_deck(game, zones, cards, partner=partner)
+    from .i18n import report_localize
+
+    return report_localize(validate_deck(game, zones, cards, partner=partner), game)

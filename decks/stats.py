@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from rules import games as g
 from rules.cards import CardRecord
 from rules.odds import cards_seen, p_at_least
@@ -33,34 +35,34 @@ def stat_line(card: Any) -> str:
     game = card.game
     if game == g.WS:
         if card.card_type != "climax":
-            add("Lv {}", card.level)
-            add("Cost {}", card.cost)
-        add("{} power", card.power)
-        add("Soul {}", card.soul)
-        add("trigger {}", "/".join(card.triggers or ()))
+            add(_("Lv {}"), card.level)
+            add(_("Cost {}"), card.cost)
+        add(_("{} power"), card.power)
+        add(_("Soul {}"), card.soul)
+        add(_("trigger {}"), "/".join(card.triggers or ()))
     elif game == g.PC:
-        add("Cost {}", card.cost)
+        add(_("Cost {}"), card.cost)
         add("CP {}", card.cp)
-        add("RANK {}", card.rank)
+        add(_("RANK {}"), card.rank)
         add("{}", card.bonus_mark)
     elif game == g.PHANTASMA:
-        add("Cost {}", card.cost)
+        add(_("Cost {}"), card.cost)
         add("MHP {}", card.mhp)
         if card.mhp is not None:
             parts.append(" ".join(str(getattr(card, a)) if getattr(card, a) is not None else "–"
                                   for a in g.PHANTASMA_ATTRIBUTES))
         if card.attack_attribute:
             parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
-        add("EX condition {}", card.ex_condition)
+        add(_("EX condition {}"), card.ex_condition)
     elif game == g.CHAOS:
         add("ATK {}", card.atk)
         add("DEF {}", card.defense)
         if card.partner_atk is not None or card.partner_def is not None:
-            parts.append(f"partner +{card.partner_atk or 0}/+{card.partner_def or 0}")
+            parts.append(_("partner +{}/+{}").format(card.partner_atk or 0, card.partner_def or 0))
         add("{}", card.timing)
     elif game == g.LYCEE:
         add("EX {}", card.ex)
-        add("Cost {}", card.cost)
+        add(_("Cost {}"), card.cost)
         add("AP {}", card.ap)
         add("DP {}", card.dp)
         add("SP {}", card.sp)
@@ -86,36 +88,36 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         lv = Counter()
         for rec, n in main:
             lv["CX" if rec.card_type == "climax" else f"L{rec.level}"] += n
-        add("curve", "Level curve", lv, ["L0", "L1", "L2", "L3", "CX"])
+        add("curve", _("Level curve"), lv, ["L0", "L1", "L2", "L3", "CX"])
         cost = Counter()
         for rec, n in main:
             if rec.cost is not None:
                 cost[rec.cost] += n
-        add("cost", "Cost curve", cost, list(range(0, max(cost, default=0) + 1)))
+        add("cost", _("Cost curve"), cost, list(range(0, max(cost, default=0) + 1)))
     elif game != g.CHAOS:
         cost = Counter()
         for rec, n in main:
             if rec.cost is not None:
                 cost[rec.cost] += n
-        add("curve", "Cost curve", cost, list(range(0, max(cost, default=0) + 1)))
+        add("curve", _("Cost curve"), cost, list(range(0, max(cost, default=0) + 1)))
     # colors / attributes
     split = Counter()
     if game in g.COLORS:
         for rec, n in main:
             for c in rec.colors or ("none",):
                 split[c] += n
-        add("colors", "Color split", split, [*g.COLORS[game], *(["none"] if split.get("none") else [])], colored=True)
+        add("colors", _("Color split"), split, [*g.COLORS[game], *(["none"] if split.get("none") else [])], colored=True)
     else:
         for rec, n in main:
             for a in rec.attributes or ("none",):
                 split[a] += n
         attrs = list(g.ATTRIBUTES[game])
-        add("attributes", "Attribute split", split, attrs + [a for a in split if a not in attrs], colored=True)
+        add("attributes", _("Attribute split"), split, attrs + [a for a in split if a not in attrs], colored=True)
     # types
     types = Counter()
     for rec, n in main:
         types[rec.card_type.replace("_", " ")] += n
-    add("types", "Card types", types, [t.replace("_", " ") for t in g.CARD_TYPES[game]])
+    add("types", _("Card types"), types, [t.replace("_", " ") for t in g.CARD_TYPES[game]])
 
     # per game extras
     if game == g.WS:
@@ -123,18 +125,18 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         for rec, n in main:
             for t in rec.triggers:
                 trig[t] += n
-        add("triggers", "Trigger icons", trig, [t for t in g.WS_TRIGGERS if trig.get(t)], unit="icons")
+        add("triggers", _("Trigger icons"), trig, [t for t in g.WS_TRIGGERS if trig.get(t)], unit=_("icons"))
     elif game == g.PC:
         marks = Counter()
         for rec, n in main:
             marks[rec.bonus_mark or "none"] += n
-        add("bonus", "Bonus marks", marks, ["RANK+1", "LIFE+1", "DRAW", "none"])
+        add("bonus", _("Bonus marks"), marks, ["RANK+1", "LIFE+1", "DRAW", "none"])
     elif game == g.LYCEE:
         ex = Counter()
         for rec, n in main:
             for a in rec.attributes or ("star",):
                 ex[a] += (rec.ex or 0) * n
-        add("ex", "EX total per attribute", ex, list(g.LYCEE_ATTRIBUTES), unit="EX", colored=True)
+        add("ex", _("EX total per attribute"), ex, list(g.LYCEE_ATTRIBUTES), unit="EX", colored=True)
     elif game == g.PHANTASMA:
         spread = Counter()
         chars = 0
@@ -145,8 +147,8 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
                     spread[a] += (getattr(rec, a) or 0) * n
         if chars:
             avg = {a: round(spread[a] / chars) for a in g.PHANTASMA_ATTRIBUTES}
-            add("spread", "Average ability value per attribute (characters)", avg, list(g.PHANTASMA_ATTRIBUTES),
-                unit="points", colored=True)
+            add("spread", _("Average ability value per attribute (characters)"), avg, list(g.PHANTASMA_ATTRIBUTES),
+                unit=_("points"), colored=True)
     elif game == g.CHAOS:
         atk, dfn = Counter(), Counter()
         for rec, n in main:
@@ -154,8 +156,8 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
                 atk[rec.atk or 0] += n
                 dfn[rec.defense or 0] += n
         top = max([*atk, *dfn], default=0)
-        add("atk", "ATK spread (characters)", atk, list(range(0, top + 1)))
-        add("def", "DEF spread (characters)", dfn, list(range(0, top + 1)))
+        add("atk", _("ATK spread (characters)"), atk, list(range(0, top + 1)))
+        add("def", _("DEF spread (characters)"), dfn, list(range(0, top + 1)))
     return charts
 
 

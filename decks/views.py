@@ -13,6 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
 from django.views.decorators.http import require_POST
 
 from rules import games as g
@@ -20,6 +22,7 @@ from rules.cards import CardRecord
 from rules.construction import validate_deck
 
 from .forms import BuilderForm, DeckForm, ShareForm, SignupForm
+from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
 from .selectors import (
     cards_resolve,
@@ -45,10 +48,11 @@ from .services import (
 )
 from .stats import deck_charts, odds_groups, odds_selection, odds_table, stat_line
 
-TYPE_PLURALS = {"character": "Characters", "climax": "Climaxes", "ex_skill": "EX skills", "extra": "EXTRA cards",
-                "event": "Events", "scene": "Scenes", "battle": "Battle cards", "item": "Items", "area": "Areas",
-                "set": "Sets"}
-ZONE_TITLES = {"main": "Main deck", "extra": "Extra deck", "ace": "ACE", "ex": "EX skills", "partner": "Partner"}
+TYPE_PLURALS = {"character": _l("Characters"), "climax": _l("Climaxes"), "ex_skill": _l("EX skills"),
+                "extra": _l("EXTRA cards"), "event": _l("Events"), "scene": _l("Scenes"), "battle": _l("Battle cards"),
+                "item": _l("Items"), "area": _l("Areas"), "set": _l("Sets")}
+ZONE_TITLES = {"main": _l("Main deck"), "extra": _l("Extra deck"), "ace": _l("ACE"), "ex": _l("EX skills"),
+               "partner": _l("Partner")}
 SEARCH_LIMIT = 60
 
 
@@ -60,7 +64,7 @@ def signup_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
         return redirect(request.GET.get("next") or "deck-list")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -69,14 +73,14 @@ def signup_view(request: HttpRequest) -> HttpResponse:
 def _deck_or_404(request: HttpRequest, pk: int) -> Deck:
     deck = deck_get(deck_id=pk, user=request.user)
     if deck is None:
-        raise Http404("No such deck (or it is not shared with you).")
+        raise Http404(_("No such deck (or it is not shared with you)."))
     return deck
 
 
 def _own_deck_or_404(request: HttpRequest, pk: int) -> Deck:
     deck = _deck_or_404(request, pk)
     if not deck_can_edit(deck=deck, user=request.user):
-        raise Http404("Only the owner can change this deck.")
+        raise Http404(_("Only the owner can change this deck."))
     return deck
 
 
@@ -109,7 +113,7 @@ def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapp
     """Everything the deck page shows for ``zones`` of ``deck``: grouped list, validation, charts, odds."""
     game = deck.game
     cards = cards_resolve(game=game, codes={c for z in zones.values() for c in z})
-    report = validate_deck(game, zones, cards)
+    report = report_localize(validate_deck(game, zones, cards), game)
     problem_cards = {c for e in report["errors"] for c in e["cards"]}
     sections = []
     for zone in g.ZONES:
@@ -125,13 +129,13 @@ def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapp
         groups: dict[str, list] = {}
         for r in rows:
             rec = r["card"]
-            label = "Unknown cards" if rec is None else ("Other games' cards" if r["other_game"] else
-                                                          TYPE_PLURALS.get(rec.card_type, rec.card_type))
+            label = str(_("Unknown cards") if rec is None else (_("Other games' cards") if r["other_game"] else
+                                                               TYPE_PLURALS.get(rec.card_type, rec.card_type)))
             groups.setdefault(label, []).append(r)
-        order = [TYPE_PLURALS.get(t, t) for t in g.CARD_TYPES[game]]
+        order = [str(TYPE_PLURALS.get(t, t)) for t in g.CARD_TYPES[game]]
         grouped = sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
         sections.append({
-            "zone": zone, "title": ZONE_TITLES[zone], "total": sum(entries.values()),
+            "zone": zone, "title": str(ZONE_TITLES[zone]), "total": sum(entries.values()),
             "groups": [{"label": label, "rows": rs, "total": sum(r["count"] for r in rs)} for label, rs in grouped],
         })
     # odds
@@ -199,7 +203,7 @@ def deck_create_view(request: HttpRequest) -> HttpResponse:
         except DeckInputError as exc:
             form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
         else:
-            messages.success(request, "Deck created.")
+            messages.success(request, _("Deck created."))
             return redirect("deck-detail", pk=deck.pk)
     return render(request, "decks/deck_form.html", {"form": form, "creating": True},
                   status=400 if form.errors else 200)
@@ -216,7 +220,7 @@ def deck_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_shared_view(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get_by_slug(slug, user=request.user)
     if deck is None:
-        raise Http404("No deck behind this link.")
+        raise Http404(_("No deck behind this link."))
     snap = deck_snapshot(deck=deck, version=deck.shared_version)
     ctx = deck_view_context(request, deck, snap["zones"])
     ctx.update({"shown_version": snap["version"], "shown_name": snap["name"], "via_link": True, "slug": slug,
@@ -247,7 +251,7 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
             except DeckInputError as exc:
                 form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
             else:
-                messages.success(request, f"Saved as version {deck.version}.")
+                messages.success(request, _("Saved as version %(version)s.") % {"version": deck.version})
                 return redirect("deck-detail", pk=deck.pk)
     else:
         cards = cards_resolve(game=deck.game, codes={c for z in (deck.zones or {}).values() for c in z})
@@ -309,7 +313,7 @@ def deck_build_view(request: HttpRequest, pk: int) -> HttpResponse:
 def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
     """Apply one add/remove/set as a delta on the latest version (deltas never lose another edit)."""
     if d["zone"] not in g.GAME_ZONES[deck.game]:
-        messages.error(request, f"{g.GAME_NAMES[deck.game]} decks have no {d['zone']} zone.")
+        messages.error(request, _("%(game)s decks have no %(zone)s zone.") % {"game": g.GAME_NAMES[deck.game], "zone": d["zone"]})
         return 400
     for _attempt in range(3):
         current = Deck.objects.get(pk=deck.pk)
@@ -326,7 +330,7 @@ def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
             zone.clear()
             new = min(new, 1)
         if new > 99:
-            messages.error(request, "At most 99 copies of a card.")
+            messages.error(request, _("At most 99 copies of a card."))
             return 400
         if new:
             zone[d["code"]] = new
@@ -341,10 +345,10 @@ def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
             messages.error(request, str(exc))
             return 400
         if d["base_version"] != current.version:
-            messages.info(request, f"The deck had changed elsewhere (now version {current.version}); "
-                                   "your change was applied on top of it.")
+            messages.info(request, _("The deck had changed elsewhere (now version %(version)s); "
+                                     "your change was applied on top of it.") % {"version": current.version})
         return 200
-    messages.error(request, "The deck is being edited elsewhere right now; try again.")
+    messages.error(request, _("The deck is being edited elsewhere right now; try again."))
     return 409
 
 
@@ -365,7 +369,7 @@ def deck_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     for zone, change in (diff or {}).get("zones", {}).items():
         for kind in ("added", "removed"):
             for code, n in change[kind].items():
-                rows.append({"zone": ZONE_TITLES[zone], "kind": kind, "code": code, "count": n, "card": cards.get(code)})
+                rows.append({"zone": str(ZONE_TITLES[zone]), "kind": kind, "code": code, "count": n, "card": cards.get(code)})
     return render(request, "decks/deck_history.html", {
         "deck": deck, "versions": versions, "diff": diff, "rows": rows, "a": a, "b": b,
         "can_edit": deck_can_edit(deck=deck, user=request.user),
@@ -384,10 +388,10 @@ def deck_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("deck-history", pk=pk)
     except DeckConflict as exc:
-        messages.error(request, f"The deck changed meanwhile (now version {exc.current_version}); nothing was restored. "
-                                "Look at the history again and retry.")
+        messages.error(request, _("The deck changed meanwhile (now version %(version)s); nothing was restored. "
+                                  "Look at the history again and retry.") % {"version": exc.current_version})
         return redirect("deck-history", pk=pk)
-    messages.success(request, f"Version {version} restored as version {deck.version}.")
+    messages.success(request, _("Version %(old)s restored as version %(new)s.") % {"old": version, "new": deck.version})
     return redirect("deck-detail", pk=pk)
 
 
@@ -397,7 +401,7 @@ def deck_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_fork_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _deck_or_404(request, pk)
     fork = deck_fork(deck=deck, user=request.user)
-    messages.success(request, f"Forked “{deck.name}” into your decks.")
+    messages.success(request, _("Forked “%(name)s” into your decks.") % {"name": deck.name})
     return redirect("deck-detail", pk=fork.pk)
 
 
@@ -406,12 +410,12 @@ def deck_fork_view(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_shared_fork_view(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get_by_slug(slug, user=request.user)
     if deck is None:
-        raise Http404("No deck behind this link.")
+        raise Http404(_("No deck behind this link."))
     try:
         fork = deck_fork(deck=deck, user=request.user, version=deck.shared_version, via_link=True)
     except (DeckInputError, DeckPermissionDenied) as exc:
         raise Http404(str(exc)) from None
-    messages.success(request, f"Forked “{deck.name}” into your decks.")
+    messages.success(request, _("Forked “%(name)s” into your decks.") % {"name": deck.name})
     return redirect("deck-detail", pk=fork.pk)
 
 
@@ -421,7 +425,7 @@ def deck_share_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _own_deck_or_404(request, pk)
     form = ShareForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Bad share request: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        messages.error(request, _("Bad share request: ") + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
         return redirect("deck-detail", pk=deck.pk)
     version = (form.cleaned_data.get("version") or deck.version) if form.cleaned_data["pin"] else None
     was_private = deck.visibility == Visibility.PRIVATE
@@ -430,8 +434,8 @@ def deck_share_view(request: HttpRequest, pk: int) -> HttpResponse:
     except DeckInputError as exc:
         messages.error(request, exc.message)
         return redirect("deck-detail", pk=deck.pk)
-    note = " The deck was private and is now unlisted (reachable only by link)." if was_private else ""
-    messages.success(request, f"Share link created: {request.build_absolute_uri(reverse('deck-shared', args=[link.slug]))}{note}")
+    note = (" " + _("The deck was private and is now unlisted (reachable only by link).")) if was_private else ""
+    messages.success(request, _("Share link created: %(url)s") % {"url": request.build_absolute_uri(reverse("deck-shared", args=[link.slug]))} + note)
     return redirect("deck-detail", pk=deck.pk)
 
 
@@ -440,7 +444,7 @@ def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _own_deck_or_404(request, pk)
     if request.method == "POST":
         deck_delete(deck=deck, user=request.user)
-        messages.success(request, f"Deleted “{deck.name}”.")
+        messages.success(request, _("Deleted “%(name)s”.") % {"name": deck.name})
         return redirect("deck-list")
     return render(request, "decks/deck_confirm_delete.html", {"deck": deck})
 
@@ -450,7 +454,7 @@ def _export_snapshot(request: HttpRequest, pk: int | None = None, slug: str | No
     if slug is not None:
         found = deck_get_by_slug(slug, user=request.user)
         if found is None:
-            raise Http404("No deck behind this link.")
+            raise Http404(_("No deck behind this link."))
         deck = found
         # a link shows exactly one version: the pinned one, or the latest
         version = deck.shared_version or deck.version
@@ -460,7 +464,7 @@ def _export_snapshot(request: HttpRequest, pk: int | None = None, slug: str | No
     try:
         return deck, deck_snapshot(deck=deck, version=version)
     except DeckVersion.DoesNotExist:
-        raise Http404(f"Deck has no version {version}.") from None
+        raise Http404(_("Deck has no version %(version)s.") % {"version": version}) from None
 
 
 def deck_export_text_view(request: HttpRequest, pk: int | None = None, slug: str | None = None) -> HttpResponse:

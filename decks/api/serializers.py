@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from rules import games as g
@@ -40,7 +41,7 @@ class CardsInputMixin(serializers.Serializer):
     def cards_from(self, attrs: dict[str, Any], *, strict_text: bool) -> tuple[dict | None, list[dict]]:
         given = [k for k in ("zones", "entries", "text") if k in attrs]
         if len(given) > 1:
-            raise serializers.ValidationError({given[1]: [f"give the cards once: {' or '.join(given)}, not both"]})
+            raise serializers.ValidationError({given[1]: [gettext("give the cards once: %(fields)s, not both") % {"fields": " / ".join(given)}]})
         if not given:
             return None, []
         if "entries" in attrs:
@@ -51,7 +52,7 @@ class CardsInputMixin(serializers.Serializer):
 
         zones, errors, _fmt = cards_from_text(attrs["text"], game=attrs.get("game") or self.context.get("game"))
         if errors and strict_text:
-            raise serializers.ValidationError({"text": [f"line {e['line']}: {e['message']}" for e in errors]})
+            raise serializers.ValidationError({"text": [gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]} for e in errors]})
         if errors:  # keep what could be read, so every other problem is reported too
             zones = parse_deck_text(attrs["text"]).zones()
         return zones, errors
@@ -63,7 +64,7 @@ class ValidateSerializer(CardsInputMixin):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not any(k in attrs for k in ("zones", "entries", "text")):
-            raise serializers.ValidationError({"entries": ["give the cards as 'entries' or as deck 'text'"]})
+            raise serializers.ValidationError({"entries": [gettext("give the cards as 'entries' or as deck 'text'")]})
         zones, errors = self.cards_from(attrs, strict_text=False)
         attrs["parsed_zones"] = zones
         attrs["parse_errors"] = errors
