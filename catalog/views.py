@@ -11,6 +11,7 @@ from rules import games as g
 from rules.cards import GAME_STATS
 
 from .api.pagination import COUNT_CAP, CappedPaginator
+from .i18n import query_error_localize
 from .models import Card
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER, games_phrase
@@ -111,7 +112,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
             qs = card_search(q=q, game=game)
             page = _page(request, qs)
         except QueryError as exc:
-            error = exc
+            error = query_error_localize(exc)
             status = 400
     context = {
         "q": q,

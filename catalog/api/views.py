@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rules import games as g
 
 from ..filters import CardFilterBackend, CardFilterSet
+from ..i18n import query_error_message
 from ..search import QueryError
 from ..selectors import _finish_order, card_get, card_rows, card_search, parse_order
 from .pagination import CardPagination
@@ -37,7 +38,7 @@ def cards_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Turn every exception of the cards API into the documented error object (never a 500 body
     for bad input: query errors are 400s)."""
     if isinstance(exc, QueryError):
-        return error_response(exc.code, exc.message, 400, position=exc.position, query=exc.query)
+        return error_response(exc.code, query_error_message(exc), 400, position=exc.position, query=exc.query)
     if isinstance(exc, Http404):
         return error_response("not_found", str(exc) or "not found", 404)
     if isinstance(exc, exceptions.ValidationError):

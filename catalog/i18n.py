@@ -1,0 +1,53 @@
+"""Query-language error messages in the user's language.
+
+``catalog.search`` raises ``QueryError(code, message, position, query)`` with English messages. At
+the Django boundary (the search page and the cards API) ``query_error_message`` gives the message in
+the active language: each stable ``code`` has a template filled with the part of the query at
+``position``. In English the search's own, more detailed message is kept unchanged; the ``code``
+and ``position`` never change.
+"""
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext, gettext_noop
+
+from .search import QueryError
+
+TEMPLATES: dict[str, str] = {
+    "unknown_field": gettext_noop("unknown field '%(token)s'; see the search help for the field list"),
+    "bad_operator": gettext_noop("this field does not take the operator '%(token)s'"),
+    "wrong_game": gettext_noop("'%(token)s' is not a field of the games this search is restricted to"),
+    "bad_value": gettext_noop("'%(token)s' is not a valid value here; see the search help"),
+    "bad_regex": gettext_noop("this regular expression cannot be used (only a safe subset is supported; "
+                              "see the search help)"),
+    "bad_number": gettext_noop("'%(token)s' is not a whole number in the allowed range"),
+    "syntax": gettext_noop("the query cannot be read at position %(position)s"),
+    "unterminated_string": gettext_noop("the quote at position %(position)s is never closed"),
+    "too_deep": gettext_noop("parentheses or negations are nested too deeply"),
+    "too_many_terms": gettext_noop("the query has too many terms"),
+    "too_long": gettext_noop("the query is too long"),
+}
+_TOKEN = re.compile(r"""(?:!=|>=|<=|[:=<>])|[^\s()"'<>=!:]+""")
+
+
+def query_error_message(err: QueryError) -> str:
+    """``err.message`` in the active language (the English original when not translated)."""
+    template = TEMPLATES.get(err.code)
+    if template is None:
+        return err.message
+    translated = gettext(template)
+    if translated == template:
+        return err.message
+    m = _TOKEN.match(err.query or "", max(0, min(err.position, len(err.query or ""))))
+    params = {"token": m.group(0) if m else "", "position": err.position}
+    try:
+        return translated % params
+    except (KeyError, TypeError, ValueError):
+        return err.message
+
+
+def query_error_localize(err: QueryError) -> QueryError:
+    """``err`` with its message in the active language (code, position and query unchanged)."""
+    err.message = query_error_message(err)
+    return err
