@@ -158,3 +158,21 @@ def test_list_rows_equal_detail(client, cards):
     lycee = client.get(LIST, {"q": "code:CH-0001"}).json()["results"][0]
     assert lycee["cost_detail"] == {"snow": 2, "star": 1} and lycee["alt_names"] == ["白雪姫", "Shirayuki"]
     assert lycee["counter"] is False and lycee["power"] is None and lycee["keywords"] == ["dash"]
+
+
+def test_fuzz_api_never_500(client, cards):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    pieces = st.sampled_from(["game:ws", "power>=9000", "(", ")", "-", "or", "o:/dr.w/", "o:/(a+)+/", '"x',
+                              "c:red", "slot:af-c", "kw:dash", "order:cp", "dir:desc", " ", "\\", "%", "_"])
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(pieces, max_size=12).map(" ".join), st.sampled_from(["", "-power", "name,code", "x"]))
+    def run(q, order):
+        response = client.get(LIST, {"q": q, "order": order, "page_size": 5})
+        assert response.status_code in (200, 400), (q, order, response.content[:200])
+        if response.status_code == 400:
+            assert set(response.json()["error"]) >= {"code", "message", "position", "query"}
+
+    run()

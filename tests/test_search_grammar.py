@@ -145,3 +145,24 @@ def test_unknown_field_names_the_field():
 def test_empty_query_matches_everything():
     assert compile_query("").q.children == []
     assert compile_query("   ").q.children == []
+
+
+# -- fuzz: any input either compiles or is a QueryError (never another exception) -------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from([
+    "game:ws", "g:pc", "power>=", "cp>3", "t:", "c:red", "-", "!", "(", ")", "or", "and", "||", '"', "'",
+    "o:/", "/", "\\", "*", "+", "?", "[", "]", "{2,}", "soul:2", "trigger:soul", "slot:AF-C", "order:",
+    "dir:desc", " ", "  ", "パワー", "ｐｏｗｅｒ", ":", "=", "!=", "<", ">", "9000", "x", "é", "\x00", "a*", "(?i)",
+])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=30).map("".join) | st.text(max_size=200))
+def test_fuzz_compile_never_crashes(query):
+    try:
+        compile_query(query)
+    except QueryError as exc:
+        assert 0 <= exc.position <= len(query)
+        assert exc.code and exc.message
