@@ -134,6 +134,38 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Rate limiting (DRF throttling) and the cache that counts it (docs/security.md) ---
+# Throttle counters live in the default cache, so the cache must be shared by every process that
+# serves requests: with REDIS_URL or CACHE_URL (redis://...) it is Redis. The embedded default is a
+# single `runserver` process whose threads share one local-memory cache, which is exact there.
+# Several gunicorn workers without Redis would each count separately (the limit times the number
+# of workers): set CACHE_URL=redis://... or CACHE_URL=file:///path (one machine) for them.
+_CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+if _CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL,
+                          "KEY_PREFIX": "tcgdb"}}
+elif _CACHE_URL.startswith("file://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": _CACHE_URL.removeprefix("file://")}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tcgdb"}}
+REST_FRAMEWORK.update({
+    # Anonymous clients are counted per address, signed-in ones per user; above the rate a 429 with
+    # Retry-After. Playtest job creation has its own, lower rate (playtest/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
+        "user": os.environ.get("API_THROTTLE_USER", "1200/minute"),
+        "auth": os.environ.get("API_THROTTLE_AUTH", "10/minute"),  # POST /api/v1/auth/token/
+    },
+    # The client address is REMOTE_ADDR unless DJANGO_NUM_PROXIES trusted proxies set X-Forwarded-For
+    # (None would let any client pick its own address by sending that header).
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
+})
+
 # Celery. No broker configured -> embedded default: tasks run in-process (see playtest docs).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "")

@@ -69,3 +69,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, r
         return
     db = settings.DATABASES["default"]
     db.setdefault("TEST", {})["NAME"] = str(Path(settings.VAR_DIR) / f"test-{os.getpid()}.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache, so API rate-limit counters (DRF throttling, counted in
+    the cache; Redis in CI's PostgreSQL run) never carry over from one test to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -1,10 +1,19 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.throttling import ScopedRateThrottle
 
 from . import views
 
+
+class TokenView(ObtainAuthToken):
+    """Password guessing through the token endpoint is throttled per client address ("auth" rate)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     path("decks/validate/", views.ValidateView.as_view(), name="api-deck-validate"),
     path("decks/import/", views.DeckListView.as_view(http_method_names=["post", "options"]), name="api-deck-import"),
     path("decks/", views.DeckListView.as_view(), name="api-deck-list"),
