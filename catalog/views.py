@@ -16,9 +16,15 @@ from .models import Card
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER, games_phrase
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
-from .selectors import card_get, card_search
+from .selectors import _finish_order, card_get, card_search, parse_order
 
 PAGE_SIZE = 60
+# The sort menu of the search page (the query's own order:/dir: apply when none is chosen).
+SORT_CHOICES = [
+    ("name", "Name"), ("code", "Code"), ("set", "Set"), ("rarity", "Rarity"), ("cost", "Cost"),
+    ("level", "Level (WS)"), ("power", "Power (WS)"), ("cp", "CP (PC)"), ("mhp", "MHP (Phantasmagoria)"),
+    ("atk", "ATK (Chaos)"), ("defense", "DEF (Chaos)"), ("ap", "AP (Lycee)"), ("dp", "DP (Lycee)"),
+]
 VIEWS = ("list", "grid")
 
 
@@ -107,9 +113,15 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
     error = None
     page = None
     status = 200
+    order = request.GET.get("order", "")
+    direction = request.GET.get("dir", "")
+    if order not in dict(SORT_CHOICES):
+        order = ""
     if q or game:
         try:
             qs = card_search(q=q, game=game)
+            if order:
+                qs = qs.order_by(*_finish_order(parse_order(("-" if direction == "desc" else "") + order)))
             page = _page(request, qs)
         except QueryError as exc:
             error = query_error_localize(exc)
@@ -125,6 +137,9 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
         "base_query": _query_without(request, "page"),
         "view_query": _query_without(request, "view", "page"),
         "count_cap": COUNT_CAP,
+        "sort_choices": SORT_CHOICES,
+        "order": order,
+        "direction": "desc" if direction == "desc" else "asc",
     }
     return render(request, "catalog/card_search.html", context, status=status)
 

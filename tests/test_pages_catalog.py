@@ -120,3 +120,12 @@ def test_help_page_lists_fields_and_games(client):
 def test_nav_links_to_search_and_help(client):
     _, html = get(client, reverse("home"))
     assert 'href="/cards/"' in html and 'href="/cards/help/"' in html
+
+
+def test_sort_menu(client, cards):
+    _, html = get(client, reverse("card-search"), q="game:ws", order="power", dir="desc")
+    names = re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', html)
+    assert names == ["Crimson Finale Reika", "Backup Nene", "Overture of Dawn"]  # no power last
+    assert '<option value="power" selected>' in html and '<option value="desc" selected>' in html
+    _, html = get(client, reverse("card-search"), q="game:ws", order="flavor")  # not offered: ignored
+    assert re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', html)[0] == "Backup Nene"
