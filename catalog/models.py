@@ -14,11 +14,36 @@ from django.db import models
 from rules import games as g
 from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
 
+from .textnorm import fold, fold_names
+
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 CARD_TYPE_CHOICES = [(t, t.replace("_", " ")) for t in g.ALL_CARD_TYPES]
 
 # Card fields whose list values are mirrored into CardFacet rows (facet name = field name).
 FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords")
+
+
+# Columns whose folded copies the search matches (see ``Card.fold_fields``).
+FOLD_SOURCES = frozenset({"name", "alt_names", "text"})
+FOLDED_FIELDS = ("name_folded", "text_folded")
+
+
+class CardQuerySet(models.QuerySet):
+    """Bulk writes keep the folded search columns in step with name, alternate names and text."""
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list:
+        objs = list(objs)
+        for obj in objs:
+            obj.fold_fields()
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs: Any, fields: Any, *args: Any, **kwargs: Any) -> int:
+        objs, fields = list(objs), list(fields)
+        if FOLD_SOURCES.intersection(fields):
+            for obj in objs:
+                obj.fold_fields()
+            fields += [f for f in FOLDED_FIELDS if f not in fields]
+        return super().bulk_update(objs, fields, *args, **kwargs)
 
 
 def _stat_index(stat: str) -> models.Index:
@@ -90,6 +115,13 @@ class Card(models.Model):
     conversion_target = models.CharField(max_length=255, blank=True)
     copy_limit = models.PositiveSmallIntegerField(null=True, blank=True)
 
+    # Search forms (catalog.textnorm.fold) of name + alternate names and of the text, written on
+    # every save/bulk write/import; the search matches these (trigram-indexed on PostgreSQL).
+    name_folded = models.TextField(blank=True, default="", editable=False)
+    text_folded = models.TextField(blank=True, default="", editable=False)
+
+    objects = CardQuerySet.as_manager()
+
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -105,6 +137,18 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
+
+    def fold_fields(self) -> None:
+        """Recompute the folded search columns from name, alternate names and text."""
+        self.name_folded = fold_names(self.name, self.alt_names)
+        self.text_folded = fold(self.text)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.fold_fields()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and FOLD_SOURCES.intersection(update_fields):
+            kwargs["update_fields"] = {*update_fields, *FOLDED_FIELDS}
+        super().save(*args, **kwargs)
 
     # -- conversions ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

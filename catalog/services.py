@@ -18,7 +18,7 @@ from rules.cards import CARD_FIELDS, validate_card
 
 from .cardfields import STR_FIELDS, card_normalize
 from .importers import FORMATS, ImportRecord, load_all
-from .models import Card, CardFacet, CardPrinting
+from .models import FOLD_SOURCES, FOLDED_FIELDS, Card, CardFacet, CardPrinting
 
 # Rows per IN (...) list: SQLite's variable limit is generous on 3.32+, but old builds stop at 999.
 CHUNK = 900
@@ -56,6 +56,9 @@ def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
     from django.db import connection
 
     model = type(objs[0])
+    if model is Card:  # the folded search columns follow name, alternate names and text
+        for obj in objs:
+            obj.fold_fields()
     if connection.vendor not in ("postgresql", "sqlite"):
         model.objects.bulk_create(objs, batch_size=batch_size)
         return
@@ -364,6 +367,9 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
                 setattr(card, k, r.card[k])
             card.updated = now
             changed_fields.update(diff)
+            if FOLD_SOURCES.intersection(diff):
+                card.fold_fields()
+                changed_fields.update(FOLDED_FIELDS)
             updated.append(card)
         if printings_changed:
             printing_cards.append((card, r.printings or []))

@@ -35,3 +35,10 @@ def fold(text: str | None) -> str:
     s = unicodedata.normalize("NFKC", text).casefold()
     s = "".join(_kata_to_hira(ch) for ch in s)
     return s.translate(_DROP)
+
+
+def fold_names(name: str, alt_names: object = ()) -> str:
+    """``fold`` of a name and of each alternate name/reading, one per line (a folded query never holds
+    a newline, so a match never spans two names). The stored ``Card.name_folded``."""
+    names = [name, *(a for a in (alt_names or []) if isinstance(a, str))]  # type: ignore[union-attr]
+    return "\n".join(dict.fromkeys(f for f in map(fold, names) if f))

@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from rules import games as g
 
+from ..textnorm import fold
 from .errors import QueryError
 from .fields import (
     BOOL,
@@ -163,7 +164,9 @@ class _Compiler:
                 return self.text_regex(t)
             if value.startswith("/"):
                 raise self.error("bad_regex", "the regex is not closed: end it with '/'", vpos)
-            return Q(text__icontains=value)
+            folded = fold(value)
+            # The stored folded text (catalog.textnorm.fold): width, case, kana and separators.
+            return Q(text_folded__contains=folded) if folded else Q(text__icontains=value)
         if kind == CONTAINS:
             return Q(**{f"{spec.column}__icontains": value})
         if kind == EXACT:
@@ -220,6 +223,12 @@ class _Compiler:
     def name_q(self, value: str) -> Q:
         if not value:
             return Q()
+        folded = fold(value)
+        if folded:
+            # name_folded holds the folded name and alternate names (catalog.textnorm.fold), so
+            # ＡＰ＋３ finds AP+3, かな finds カナ and 「」・／〔〕 need not be typed.
+            return Q(name_folded__contains=folded)
+        # Only separators typed (e.g. "・"): match them literally.
         q = Q(name__icontains=value) | Q(alt_names__icontains=value)
         escaped = json.dumps(value)[1:-1]
         if escaped != value and self.vendor != "postgresql":
