@@ -111,18 +111,3 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
         rows = cursor.fetchall()
     return json.loads("[" + ",".join(row[0] for row in rows) + "]")
 
-
-def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int,
-                      cap: int) -> tuple[int, list[dict[str, Any]]]:
-    """PostgreSQL: the number of matches (up to ``cap``) and the rows ``offset..offset+limit`` of
-    the first ``cap`` matches, in one statement — the matches are found and ordered once, where a
-    separate COUNT and page query would each find them."""
-    sql, params = queryset.values(*fields)[:cap].query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH m AS MATERIALIZED ({sql}) SELECT (SELECT COUNT(*) FROM m), "
-            "(SELECT COALESCE(json_agg(p), '[]') FROM (SELECT * FROM m OFFSET %s LIMIT %s) p)::text",
-            [*params, offset, limit],
-        )
-        count, rows = cursor.fetchone()
-    return count, json.loads(rows)

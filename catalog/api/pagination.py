@@ -38,12 +38,9 @@ class CappedPage(Page):
 class CappedPaginator(Paginator):
     """``load`` turns a sliced queryset into the page's rows (default: evaluate it)."""
 
-    def __init__(self, object_list, per_page, *args, load=list, load_with_count=None, **kwargs) -> None:
+    def __init__(self, object_list, per_page, *args, load=list, **kwargs) -> None:
         super().__init__(object_list, per_page, *args, **kwargs)
         self.load = load
-        # Optional: (queryset, offset, limit, cap) -> (count up to cap, rows): the count and a page
-        # of the first ``cap`` matches in one statement (one pass over the matches instead of two).
-        self.load_with_count = load_with_count
 
     @cached_property
     def count(self) -> int:
@@ -67,17 +64,6 @@ class CappedPaginator(Paginator):
         return value
 
     def page(self, number: Any) -> Page:
-        if self.load_with_count is not None and "count" not in self.__dict__:
-            value = _as_int(number)
-            if value is not None and value >= 1 and value * self.per_page <= COUNT_CAP:
-                bottom = (value - 1) * self.per_page
-                count, rows = self.load_with_count(self.object_list, bottom, self.per_page, COUNT_CAP + 1)
-                self.__dict__["count"] = count
-                if not rows and value > 1:
-                    raise EmptyPage("That page contains no results")
-                page = CappedPage(rows, value, self)
-                page.has_more = bottom + len(rows) < count
-                return page
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         if self.count_exact:
@@ -102,10 +88,7 @@ class CardPagination(PageNumberPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         page_size = self.get_page_size(request)
-        paginator = self.django_paginator_class(
-            queryset, page_size, load=getattr(view, "load_rows", list),
-            load_with_count=getattr(view, "load_rows_with_count", None),
-        )
+        paginator = self.django_paginator_class(queryset, page_size, load=getattr(view, "load_rows", list))
         number = request.query_params.get(self.page_query_param) or 1
         try:
             self.page = paginator.page(number)

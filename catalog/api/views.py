@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -20,7 +19,7 @@ from rules import games as g
 from ..filters import CardFilterBackend, CardFilterSet
 from ..i18n import query_error_message
 from ..search import QueryError
-from ..selectors import _finish_order, card_get, card_rows, card_rows_counted, card_search, parse_order
+from ..selectors import _finish_order, card_get, card_rows, card_search, parse_order
 from .pagination import CardPagination
 from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardErrorSerializer, CardSerializer
 
@@ -104,17 +103,6 @@ class CardListView(CardsAPIMixin, generics.ListAPIView):
     def load_rows(self, queryset):
         """Rows of one page as dicts of the card JSON fields (see ``card_rows``)."""
         return card_rows(queryset, CARD_API_FIELDS)
-
-    @property
-    def load_rows_with_count(self):
-        """On PostgreSQL, the first pages come with their count in one statement."""
-        if connection.vendor != "postgresql":
-            return None
-
-        def load(queryset, offset: int, limit: int, cap: int):
-            return card_rows_counted(queryset, CARD_API_FIELDS, offset=offset, limit=limit, cap=cap)
-
-        return load
 
 
 @extend_schema(
