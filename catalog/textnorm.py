@@ -2,7 +2,7 @@
 
 ``fold`` applies, in order: Unicode NFKC (full-width ``ＡＰ＋３`` → ``AP+3``, half-width katakana →
 full-width), case folding, katakana → hiragana, and removal of the separators names carry (middle
-dots, slashes, Japanese brackets, spaces). The same function folds stored columns and queries, so
+dots, slashes, Japanese brackets, quotation marks, spaces). The same function folds stored columns and queries, so
 both sides always agree.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import unicodedata
 
 # Separators that names carry but users rarely type: dropped entirely.
 _DROP = dict.fromkeys(
-    map(ord, "・･·•／/「」『』〔〕【】〈〉《》（）()［］[]｛｝{}〜～ー－-‐―_ 　\t\n\r"), None
+    map(ord, "・･·•／/「」『』〔〕【】〈〉《》（）()［］[]｛｝{}〜～ー－-‐―_ 　\t\n\r“”„‘’‚〝〟＂＇\"'"), None
 )
 # Long vowel mark ー is dropped above: ガーネット and ガネット fold alike only if the user omits it.
 # Keep it instead: remove from the drop table.
