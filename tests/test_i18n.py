@@ -1,0 +1,277 @@
+"""Interface languages: complete catalogs, every page in en/ja/zh-hans, switching, translated errors.
+
+A missing translation fails here in three ways: an empty or fuzzy ``msgstr`` in a committed .po
+file; a string in the code or templates that extraction finds but the .po files lack (a fresh
+``makemessages`` run into a copy of the project); and template text outside ``{% translate %}``
+(tests/i18n_lint.py). Pages are then rendered in each language and must show no English sentence
+of the catalog untranslated.
+"""
+from __future__ import annotations
+
+import ast
+import gettext
+import html
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.i18n_lint import template_problems
+
+BASE = Path(settings.BASE_DIR)
+LANGS = {"ja": "ja", "zh-hans": "zh_Hans"}  # language code -> locale directory
+FIXTURES = BASE / "fixtures"
+
+
+# -- the catalogs --------------------------------------------------------------------------------
+def po_entries(path: Path) -> list[dict]:
+    """The entries of a .po file (written with --no-wrap: one line per string)."""
+    out = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        entry: dict = {"flags": "", "msgstr": []}
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                entry["flags"] += line
+            elif line.startswith("msgctxt "):
+                entry["msgctxt"] = ast.literal_eval(line[8:])
+            elif line.startswith("msgid "):
+                entry["msgid"] = ast.literal_eval(line[6:])
+            elif line.startswith("msgid_plural "):
+                entry["msgid_plural"] = ast.literal_eval(line[13:])
+            elif line.startswith("msgstr"):
+                entry["msgstr"].append(ast.literal_eval(line.split(" ", 1)[1]))
+            elif line.startswith('"') and entry.get("msgid"):
+                raise AssertionError(f"{path}: wrapped line (run makemessages with --no-wrap): {line}")
+        if entry.get("msgid"):
+            out.append(entry)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS.values())
+def test_po_complete_no_fuzzy(lang):
+    entries = po_entries(BASE / "locale" / lang / "LC_MESSAGES" / "django.po")
+    assert len(entries) > 300
+    empty = [e["msgid"] for e in entries if not all(e["msgstr"])]
+    fuzzy = [e["msgid"] for e in entries if "fuzzy" in e["flags"]]
+    assert not empty, f"{lang}: untranslated: {empty[:10]}"
+    assert not fuzzy, f"{lang}: fuzzy: {fuzzy[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS.values())
+def test_placeholders_kept(lang):
+    for e in po_entries(BASE / "locale" / lang / "LC_MESSAGES" / "django.po"):
+        for src in filter(None, (e["msgid"], e.get("msgid_plural"))):
+            want = sorted(re.findall(r"%\(\w+\)s|\{\}", src))
+            for tr in e["msgstr"]:
+                got = sorted(re.findall(r"%\(\w+\)s|\{\}", tr))
+                if e.get("msgid_plural") and src == e["msgid"]:
+                    continue  # the one plural form follows msgid_plural's placeholders
+                assert set(got) <= set(want) and (got or not want), (lang, src, tr)
+
+
+@pytest.mark.parametrize("lang", LANGS.values())
+def test_committed_mo_matches_po(lang):
+    """The compiled catalogs are committed (no msgfmt needed at install) and current."""
+    folder = BASE / "locale" / lang / "LC_MESSAGES"
+    with (folder / "django.mo").open("rb") as fh:
+        mo = gettext.GNUTranslations(fh)
+    for e in po_entries(folder / "django.po"):
+        key = f"{e['msgctxt']}\x04{e['msgid']}" if "msgctxt" in e else e["msgid"]
+        if "msgid_plural" in e:
+            assert mo.ngettext(key, e["msgid_plural"], 1) == e["msgstr"][0], (lang, e["msgid"])
+        else:
+            assert mo.gettext(key) == e["msgstr"][0], f"{lang}: .mo out of date for {e['msgid']!r}: run compilemessages"
+
+
+def test_templates_have_no_untranslated_text():
+    problems = template_problems(BASE / "templates")
+    assert not problems, f"text outside {{% translate %}}: {problems}"
+
+
+@pytest.mark.skipif(not shutil.which("xgettext"), reason="needs GNU gettext (xgettext) to re-extract the strings")
+def test_extraction_finds_nothing_new(tmp_path):
+    """A fresh makemessages over a copy of the code finds no string missing from the .po files."""
+    ignore = shutil.ignore_patterns(".venv", "var", ".git", "node_modules", "__pycache__", "*.mo", "*.po", "bench",
+                                    "docs", "fixtures", "tests", "*.egg-info", ".ruff_cache", ".pytest_cache")
+    copy = tmp_path / "src"
+    shutil.copytree(BASE, copy, ignore=ignore)
+    (copy / "locale" / "ja" / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "ja", "--no-wrap", "--no-location", "--no-obsolete"],
+        cwd=copy, check=True, capture_output=True, env={**__import__("os").environ, "TCGDB_VAR_DIR": str(tmp_path / "var")},
+    )
+    fresh = {(e.get("msgctxt"), e["msgid"]) for e in po_entries(copy / "locale" / "ja" / "LC_MESSAGES" / "django.po")}
+    for lang in LANGS.values():
+        have = {(e.get("msgctxt"), e["msgid"]) for e in po_entries(BASE / "locale" / lang / "LC_MESSAGES" / "django.po")}
+        missing = sorted(m for _, m in fresh - have)
+        assert not missing, f"{lang}: strings not in the catalog (run makemessages, translate, compilemessages): {missing[:15]}"
+
+
+# -- pages in three languages ----------------------------------------------------------------------
+def english_sentences(lang_dir: str) -> list[str]:
+    """Catalog sentences (3+ words, no placeholder or markup) whose translation differs from them."""
+    out = []
+    for e in po_entries(BASE / "locale" / lang_dir / "LC_MESSAGES" / "django.po"):
+        m = e["msgid"]
+        if m.count(" ") >= 2 and not re.search(r"[%{}<&]", m) and e["msgstr"][0] != m:
+            out.append(m)
+    return out
+
+
+def visible_text(content: str) -> str:
+    s = re.sub(r"<(script|style)\b.*?</\1>", " ", content, flags=re.S)
+    s = re.sub(r"<[^>]+>", " ", s)
+    return re.sub(r"\s+", " ", html.unescape(s))
+
+
+@pytest.fixture
+def site(db, django_user_model, settings, django_capture_on_commit_callbacks):
+    """The sample catalog, a user with a WS deck, and a finished playtest of it."""
+    from django.core.management import call_command
+
+    from decks.services import deck_create
+    from playtest.services import playtest_create
+    from rules.decktext import parse_deck_text
+
+    settings.PLAYTEST_EXECUTOR = "inline"
+    settings.PLAYTEST_CHUNK_SIZE = 40
+    call_command("load_sample_data", verbosity=0)
+    user = django_user_model.objects.create_user("mika", password="pw-123456789")
+    zones = parse_deck_text((FIXTURES / "decks" / "ws-skylark.txt").read_text()).zones()
+    deck = deck_create(owner=user, game="ws", name="Skylark", zones=zones, description="", visibility="public")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = playtest_create(game="ws", zones={"main": zones["main"]}, games=40, seed=7, session_key="s", owner=user)
+    job.refresh_from_db()
+    from catalog.models import Card
+
+    card = Card.objects.filter(game="ws").first()
+    return {"user": user, "deck": deck, "job": job, "card": card}
+
+
+PAGES = [
+    ("home", "/", {"ja": "ゲームごとに見る", "zh-hans": "按游戏浏览"}),
+    ("search", "/cards/?q=t:character", {"ja": "該当カード", "zh-hans": "匹配的卡片"}),
+    ("search error", "/cards/?q=foo:1", {"ja": "このクエリは実行できません", "zh-hans": "无法执行此查询"}),
+    ("card", "card", {"ja": "カード情報", "zh-hans": "卡片数据"}),
+    ("help", "/cards/help/", {"ja": "クエリ言語のフィールド", "zh-hans": "查询语言的字段"}),
+    ("browse", "/cards/ws/", {"ja": "のセット", "zh-hans": "的系列"}),
+    ("deck list", "/decks/", {"ja": "公開デッキ", "zh-hans": "公开卡组"}),
+    ("deck", "deck", {"ja": "ドロー確率", "zh-hans": "抽卡概率"}),
+    ("builder", "build", {"ja": "カードを探す", "zh-hans": "查找卡片"}),
+    ("deck new", "/decks/new/", {"ja": "デッキを作成", "zh-hans": "创建卡组"}),
+    ("history", "history", {"ja": "バージョン一覧", "zh-hans": "版本列表"}),
+    ("login", "/accounts/login/", {"ja": "アカウントをお持ちでないですか", "zh-hans": "还没有账户"}),
+    ("signup", "/accounts/signup/", {"ja": "アカウントを作成", "zh-hans": "创建账户"}),
+    ("playtests", "/playtests/", {"ja": "一人回し", "zh-hans": "单人试玩"}),
+    ("playtest new", "/playtests/new/", {"ja": "新しい一人回し", "zh-hans": "新的单人试玩"}),
+    ("playtest report", "report", {"ja": "一人回しレポート", "zh-hans": "单人试玩报告"}),
+    ("playtest game", "game", {"ja": "のリプレイ", "zh-hans": "局回放"}),
+]
+LOGGED_IN = {"builder", "deck new", "history"}
+
+
+def _url(where: str, site: dict) -> str:
+    deck, job, card = site["deck"], site["job"], site["card"]
+    return {
+        "card": f"/cards/{card.game}/{card.code}/", "deck": f"/decks/{deck.pk}/", "build": f"/decks/{deck.pk}/build/",
+        "history": f"/decks/{deck.pk}/history/", "report": f"/p/{job.share_slug}/", "game": f"/p/{job.share_slug}/games/0/",
+    }.get(where, where)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "zh-hans"])
+def test_every_page_in_each_language(client, site, lang):
+    sentences = english_sentences(LANGS[lang]) if lang != "en" else []
+    for name, where, expected in PAGES:
+        if name in LOGGED_IN:
+            client.force_login(site["user"])
+        else:
+            client.logout()
+        resp = client.get(_url(where, site), HTTP_ACCEPT_LANGUAGE=lang)
+        assert resp.status_code in (200, 400), (name, resp.status_code)
+        body = resp.content.decode()
+        assert f'<html lang="{lang}">' in body, name
+        text = visible_text(body)
+        if lang == "en":
+            assert not any(v in text for v in expected.values()), name
+            continue
+        assert expected[lang] in text, (lang, name)
+        left = [s for s in sentences if s in text]
+        assert not left, f"{lang} {name}: shown in English: {left}"
+
+
+# -- choosing and switching the language ---------------------------------------------------------
+@pytest.mark.django_db
+def test_accept_language_picks_the_language(client):
+    assert "カード検索" in client.get("/", HTTP_ACCEPT_LANGUAGE="ja,en;q=0.5").content.decode()
+    assert "卡片检索" in client.get("/", HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9").content.decode()
+    assert "卡片检索" in client.get("/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "Card search" in client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+
+@pytest.mark.django_db
+def test_switcher_form_sets_and_remembers_the_language(client):
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'action="/i18n/setlang/"' in home and 'name="language"' in home
+    resp = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/cards/help/"})
+    assert resp.status_code == 302 and resp["Location"] == "/cards/help/"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    # the cookie wins over the browser's Accept-Language on every later page
+    page = client.get("/decks/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="zh-hans">' in page and "公开卡组" in page
+    assert '<option value="zh-hans" lang="zh-hans" selected>' in page
+    client.post("/i18n/setlang/", {"language": "ja", "next": "/"})
+    assert "公開デッキ" in client.get("/decks/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Public decks" in client.get("/decks/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+
+# -- API errors: the code stays, the message is translated ---------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize("query, code", [("foo:1", "unknown_field"), ("power>=abc", "bad_number"),
+                                         ('"open', "unterminated_string"), ("t:nonsense", "bad_value")])
+def test_search_error_in_each_language(client, query, code):
+    bodies = {lang: client.get("/api/v1/cards/", {"q": query}, HTTP_ACCEPT_LANGUAGE=lang).json()["error"]
+              for lang in ("en", "ja", "zh-hans")}
+    assert {b["code"] for b in bodies.values()} == {code}
+    assert len({b["position"] for b in bodies.values()}) == 1
+    en, ja, zh = bodies["en"]["message"], bodies["ja"]["message"], bodies["zh-hans"]["message"]
+    assert en.isascii() and not ja.isascii() and not zh.isascii() and ja != zh
+    assert re.search(r"[\u3040-\u30ff]", ja), ja  # kana: Japanese, not Chinese
+    assert not re.search(r"[\u3040-\u30ff]", zh), zh
+
+
+@pytest.mark.django_db
+def test_deck_validation_error_in_each_language(client):
+    from tests.search_testdata import load_fixture_cards
+
+    load_fixture_cards()
+    text = (FIXTURES / "decks" / "ws-skylark.txt").read_text()
+    short = "\n".join(text.splitlines()[:4])  # far too few cards
+    out = {}
+    for lang in ("en", "ja", "zh-hans"):
+        resp = client.post("/api/v1/decks/validate/", {"game": "ws", "text": short}, content_type="application/json",
+                           HTTP_ACCEPT_LANGUAGE=lang)
+        assert resp.status_code == 200, resp.content
+        out[lang] = {e["code"]: e["message"] for e in resp.json()["errors"]}
+    assert "deck_size" in out["en"] and out["en"].keys() == out["ja"].keys() == out["zh-hans"].keys()
+    assert out["en"]["deck_size"].startswith("the main deck has")
+    assert "メインデッキ" in out["ja"]["deck_size"] and "50" in out["ja"]["deck_size"]
+    assert "主卡组" in out["zh-hans"]["deck_size"] and "50" in out["zh-hans"]["deck_size"]
+
+
+@pytest.mark.django_db
+def test_deck_page_messages_and_charts_translated(client, django_user_model):
+    from tests.search_testdata import load_fixture_cards
+
+    load_fixture_cards()
+    user = django_user_model.objects.create_user("rin", password="pw-123456789")
+    client.force_login(user)
+    resp = client.post("/decks/new/", {"name": "T", "game": "ws", "visibility": "private", "text": "4 NOPE-001"},
+                       HTTP_ACCEPT_LANGUAGE="ja", follow=True)
+    body = resp.content.decode()
+    assert "デッキを作成しました。" in body
+    assert "構築不可" in body and "不明なカード番号" in body and 'data-code="unknown_card"' in body
