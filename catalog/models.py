@@ -24,7 +24,7 @@ FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_pe
 
 
 # Columns whose folded copies the search matches (see ``Card.fold_fields``).
-FOLD_SOURCES = frozenset({"name", "alt_names", "text"})
+FOLD_SOURCES = frozenset({"name", "alt_names", "text", "translations"})
 FOLDED_FIELDS = ("name_folded", "text_folded")
 
 
@@ -117,6 +117,9 @@ class Card(models.Model):
 
     # Search forms (catalog.textnorm.fold) of name + alternate names and of the text, written on
     # every save/bulk write/import; the search matches these (trigram-indexed on PostgreSQL).
+    # The name and text in other languages than printed: {"en": {"name": ..., "text": ...}, "ja": ...}
+    # (language codes of settings.LANGUAGES, plus "ko"); the card page shows the user's language.
+    translations = models.JSONField(default=dict, blank=True, help_text='{"en": {"name": "...", "text": "..."}}')
     name_folded = models.TextField(blank=True, default="", editable=False)
     text_folded = models.TextField(blank=True, default="", editable=False)
 
@@ -140,8 +143,20 @@ class Card(models.Model):
 
     def fold_fields(self) -> None:
         """Recompute the folded search columns from name, alternate names and text."""
-        self.name_folded = fold_names(self.name, self.alt_names)
-        self.text_folded = fold(self.text)
+        other = [t for t in (self.translations or {}).values() if isinstance(t, dict)]
+        names = [*(self.alt_names or []), *(t.get("name") for t in other)]
+        self.name_folded = fold_names(self.name, [n for n in names if isinstance(n, str)])
+        texts = [self.text, *(t.get("text") for t in other)]
+        self.text_folded = "\n".join(f for f in (fold(x) for x in texts if isinstance(x, str)) if f)
+
+    def text_in(self, language: str) -> dict[str, str]:
+        """The name and text to show a reader of ``language``: ``{"name", "text", "language"}``;
+        ``language`` is "" for the card as printed (no translation for that language)."""
+        for code in (language, language.split("-")[0]):
+            t = (self.translations or {}).get(code)
+            if isinstance(t, dict) and (t.get("name") or t.get("text")):
+                return {"name": t.get("name") or self.name, "text": t.get("text") or "", "language": code}
+        return {"name": self.name, "text": self.text, "language": ""}
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.fold_fields()

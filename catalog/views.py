@@ -6,6 +6,8 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from rules import games as g
 from rules.cards import GAME_STATS
@@ -37,34 +39,34 @@ def stat_line(card: Card) -> str:
             parts.append(fmt.format(label=label, value=value))
 
     if card.game == g.WS:
-        add("Lv", card.level)
-        add("Cost", card.cost)
-        add("", card.power, "{value} power")
-        add("Soul", card.soul)
-        add("", "/".join(card.triggers or []), "trigger {value}")
+        add(_("Lv"), card.level)
+        add(_("Cost"), card.cost)
+        add("", card.power, _("{value} power"))
+        add(_("Soul"), card.soul)
+        add("", "/".join(card.triggers or []), _("trigger {value}"))
     elif card.game == g.PC:
-        add("Cost", card.cost)
+        add(_("Cost"), card.cost)
         add("CP", card.cp)
         add("RANK", card.rank)
         add("", card.bonus_mark, "{value}")
     elif card.game == g.PHANTASMA:
-        add("Cost", card.cost)
+        add(_("Cost"), card.cost)
         add("MHP", card.mhp)
         if card.mhp is not None:
             parts.append(" ".join(str(getattr(card, a) if getattr(card, a) is not None else "–")
                                   for a in g.PHANTASMA_ATTRIBUTES))
         if card.attack_attribute:
             parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
-        add("EX condition", card.ex_condition)
+        add(_("EX condition"), card.ex_condition)
     elif card.game == g.CHAOS:
         add("ATK", card.atk)
         add("DEF", card.defense)
         if card.partner_atk is not None or card.partner_def is not None:
-            parts.append(f"partner +{card.partner_atk or 0}/+{card.partner_def or 0}")
+            parts.append(_("partner +{}/+{}").format(card.partner_atk or 0, card.partner_def or 0))
         add("", card.timing, "{value}")
     elif card.game == g.LYCEE:
         add("EX", card.ex)
-        add("Cost", card.cost)
+        add(_("Cost"), card.cost)
         add("AP", card.ap)
         add("DP", card.dp)
         add("SP", card.sp)
@@ -175,8 +177,28 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
         "abilities": [(a, getattr(card, a)) for a in g.PHANTASMA_ATTRIBUTES],
         "stat_names": GAME_STATS[game],
         "unmodelled": bool((card.text or "").strip()) and not card.text_modelled,
+        **_text_language_context(card, request.GET.get("text", "")),
     }
     return render(request, f"catalog/card_detail_{game}.html", context)
+
+
+def _language_name(code: str) -> str:
+    from django.conf.locale import LANG_INFO
+
+    info = LANG_INFO.get(code) or LANG_INFO.get(code.split("-")[0]) or {}
+    return info.get("name_local", code)
+
+
+def _text_language_context(card: Card, wanted: str = "") -> dict:
+    """Which name/text the card page shows: ``?text=<language>`` when the card has it, else the user's
+    language when the card has it, else the card as printed."""
+    shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(get_language() or "en")
+    others = sorted(code for code, t in (card.translations or {}).items() if isinstance(t, dict) and code != shown["language"])
+    return {
+        "shown": shown,
+        "shown_language_name": _language_name(shown["language"]) if shown["language"] else "",
+        "text_languages": [(code, _language_name(code)) for code in others],
+    }
 
 
 def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:

@@ -275,3 +275,33 @@ def test_deck_page_messages_and_charts_translated(client, django_user_model):
     body = resp.content.decode()
     assert "デッキを作成しました。" in body
     assert "構築不可" in body and "不明なカード番号" in body and 'data-code="unknown_card"' in body
+
+
+# -- card text with its language -----------------------------------------------------------------
+@pytest.mark.django_db
+def test_card_page_shows_the_readers_language(client):
+    from catalog.models import Card
+    from catalog.selectors import card_search
+    from tests.search_testdata import make_card
+
+    make_card(game="ws", code="TL/W01-001", name="皆を見送る役目", card_type="character", level=1, cost=0, power=3500,
+              soul=1, colors=["yellow"], text="【永】他のあなたのキャラすべてに、パワーを＋500。",
+              translations={"en": {"name": "Sending Everyone Off", "text": "[C] All your other Characters get +500 Power."},
+                            "zh-hans": {"name": "送别众人的职责", "text": "【永】你的其他所有角色战斗力+500。"}})
+    url = "/cards/ws/TL/W01-001/"
+    en = visible_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "Name and text in English: Sending Everyone Off" in en and "All your other Characters" in en
+    assert "Text as printed" in en and "パワーを＋500" in en  # the printed text stays one click away
+    zh = visible_text(client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode())
+    assert "送别众人的职责" in zh and "战斗力+500" in zh and "All your other" not in zh
+    ja_page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    ja = visible_text(ja_page)
+    assert "パワーを＋500" in ja and "All your other" not in ja and "送别" not in ja
+    assert "English" in ja and 'href="?text=en"' in ja_page  # which other languages exist, and how to see them
+    chosen = visible_text(client.get(url + "?text=en", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "Sending Everyone Off" in chosen and "All your other Characters" in chosen
+    # the translated names and texts are searchable too (folded with the printed ones)
+    card = Card.objects.get(code="TL/W01-001")
+    assert "sendingeveryoneoff" in card.name_folded.split("\n")
+    assert set(card_search(q="sending everyone").values_list("code", flat=True)) == {"TL/W01-001"}
+    assert set(card_search(q="o:所有角色").values_list("code", flat=True)) == {"TL/W01-001"}
