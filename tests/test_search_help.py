@@ -64,3 +64,11 @@ def test_docs_list_every_example():
     doc = (Path(settings.BASE_DIR) / "docs" / "search.md").read_text(encoding="utf-8")
     missing = [q for q in all_examples() if f"`{q}`" not in doc]
     assert not missing, f"docs/search.md misses: {missing}"
+
+
+def test_docs_list_every_field_and_alias():
+    from catalog.search.fields import FIELDS
+
+    doc = (Path(settings.BASE_DIR) / "docs" / "search.md").read_text(encoding="utf-8")
+    missing = [name for f in FIELDS for name in (f.name, *f.aliases) if f"`{name}`" not in doc]
+    assert not missing, f"docs/search.md misses fields/aliases (regenerate its tables): {missing}"
