@@ -69,69 +69,76 @@ def card_names(card: CardRecord) -> tuple[str, ...]:
     return names
 
 
-# Per-card data cached by object identity (records are immutable); each entry keeps its card, and
-# a hit is checked with ``is``, so a reused id can never return another card's data.
-_MANA: dict[int, tuple[CardRecord, int, tuple[str, ...]]] = {}
-_PROFILE: dict[int, tuple[CardRecord, bool, float, int, str]] = {}
-_CACHE_LIMIT = 50_000
+class CardInfo:
+    """Everything the engine and the pilot read from a card over and over, computed once per card
+    (records are immutable): its mana, slot masks, names, cost and the static part of its value."""
 
+    __slots__ = (
+        "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana",
+        "cost", "cost_key", "base", "same_name", "up", "aggressive", "ap", "dp", "taxes",
+    )
 
-def mana_of(card: CardRecord) -> tuple[str, ...]:
-    """Attributes a discarded card can provide (a colorless card provides only ``star``)."""
-    return _mana(card)[1]
-
-
-def _mana(card: CardRecord) -> tuple[int, tuple[str, ...]]:
-    """(EX, attributes it can pay) of a card."""
-    hit = _MANA.get(id(card))
-    if hit is None or hit[0] is not card:
-        attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
-        if len(_MANA) > _CACHE_LIMIT:
-            _MANA.clear()
-        hit = _MANA[id(card)] = (card, card.ex or 0, attrs)
-    return hit[1], hit[2]
-
-
-_SLOTS: dict[int, tuple[CardRecord, int, tuple[str, ...]]] = {}
-
-
-def _slot_info(card: CardRecord) -> tuple[int, tuple[str, ...]]:
-    """(bit mask of the six slots its position restriction allows, its own names), cached."""
-    hit = _SLOTS.get(id(card))
-    if hit is None or hit[0] is not card:
+    def __init__(self, card: CardRecord) -> None:
+        self.card = card
+        self.code = card.code
+        kw = card.keywords
+        self.is_char = card.card_type == "character"
+        self.conversion = card.conversion_target
         allowed = card.slots
         mask = 0
         for s in ALL_SLOTS:
             if not allowed or SLOTS[s] in allowed:
                 mask |= 1 << s
-        if len(_SLOTS) > _CACHE_LIMIT:
-            _SLOTS.clear()
-        hit = _SLOTS[id(card)] = (card, mask, (card.name, *card.alt_names))
-    return hit[1], hit[2]
+        self.mask = mask  # the six slots its position restriction allows
+        self.af_mask = mask & 0b111 if self.is_char else 0  # ... of them the AF slots (characters only)
+        self.own = (card.name, *card.alt_names)  # its own names (the same-name rule)
+        self.names = card_names(card)  # every name it counts as on the field
+        self.ex = card.ex or 0
+        self.attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
+        self.mana = (self.ex, self.attrs)  # what it pays when discarded
+        self.cost = cost_of(card)
+        self.cost_key = tuple(self.cost.items())
+        self.ap = card.ap or 0
+        self.dp = card.dp or 0
+        self.aggressive = "aggressive" in kw
+        self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
+        self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
+        # the pilot's static value: characters 3 + AP + DP/10 (+2 Aggressive), other cards 1
+        # (2 with a modelled draw / mill); the name the same-name rule checks ("" for a conversion,
+        # which replaces its target)
+        if self.is_char:
+            self.base = 3.0 + self.ap + 0.1 * self.dp + (2.0 if self.aggressive else 0.0)
+            self.same_name = "" if card.conversion_target else card.name
+        else:
+            drawish = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
+            self.base = 2.0 if drawish else 1.0
+            self.same_name = ""
 
 
-def _profile(card: CardRecord) -> tuple[CardRecord, bool, float, int, str]:
-    """The static part of the pilot's card value: (card, is a character, base value, bit mask of
-    the AF slots its restriction allows, the name the same-name rule checks — empty for a
-    conversion, which replaces its target)."""
-    hit = _PROFILE.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit
-    if card.card_type == "character":
-        allowed = card.slots
-        mask = 0
-        for s in (0, 1, 2):
-            if not allowed or SLOTS[s] in allowed:
-                mask |= 1 << s
-        base = 3.0 + (card.ap or 0) + 0.1 * (card.dp or 0) + (2.0 if "aggressive" in card.keywords else 0.0)
-        prof = (card, True, base, mask, "" if card.conversion_target else card.name)
-    else:
-        drawish = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
-        prof = (card, False, 2.0 if drawish else 1.0, 0, "")
-    if len(_PROFILE) > _CACHE_LIMIT:
-        _PROFILE.clear()
-    _PROFILE[id(card)] = prof
-    return prof
+# Keyed by the record itself (``eq=False``: hashed and compared by identity). Each entry keeps its
+# card alive, so a key is never another card's; cleared wholesale when it grows too large.
+_INFO: dict[CardRecord, CardInfo] = {}
+_CACHE_LIMIT = 50_000
+
+
+def info_of(card: CardRecord) -> CardInfo:
+    """The card's ``CardInfo`` (cached)."""
+    info = _INFO.get(card)
+    if info is None:
+        if len(_INFO) > _CACHE_LIMIT:
+            _INFO.clear()
+        info = _INFO[card] = CardInfo(card)
+    return info
+
+
+def mana_of(card: CardRecord) -> tuple[str, ...]:
+    """Attributes a discarded card can provide (a colorless card provides only ``star``)."""
+    return info_of(card).attrs
+
+
+def _mana(card: CardRecord) -> tuple[int, tuple[str, ...]]:
+    """(EX, attributes it can pay) of a card."""
+    return info_of(card).mana
 
 
 def can_pay(cost: Mapping[str, int], cards: Sequence[CardRecord]) -> bool:
@@ -256,8 +263,9 @@ def _greedy_payment(cost: Mapping[str, int], total: int, mana: Sequence[tuple[in
         else:
             return None
     if paid > total and len(assigned) > 1:
-        rank = {i: r for r, i in enumerate(order)}
-        for i in sorted(assigned, key=lambda i: -rank[i]):
+        for i in reversed(order):  # the most valuable first
+            if i not in assigned:
+                continue
             ex = mana[i][0]
             if paid - ex < total:
                 continue
@@ -287,10 +295,11 @@ def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
 class Char:
     """A character on the field."""
 
-    __slots__ = ("card", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "names")
+    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "names")
 
     def __init__(self, card: CardRecord, turn: int) -> None:
         self.card = card
+        self.info = info = info_of(card)
         self.standing = True
         self.entered = turn
         self.item: CardRecord | None = None
@@ -299,7 +308,7 @@ class Char:
         self.ap = card.ap or 0  # current values (item, area and until-end-of-turn changes included)
         self.dp = card.dp or 0
         self.sp = card.sp or 0
-        self.names = card_names(card)
+        self.names = info.names
 
 
 def _stat_mods(card: CardRecord | None) -> tuple[int, int, int]:
@@ -405,77 +414,128 @@ class LyceeState(ScriptedState):
         return {"deck": len(self.deck), "hand": len(self.hand), "dust": len(self.dust),
                 "dummy_deck": self.odeck, "dummy_hand": self.ohand, "dummy_dust": self.odust}
 
-    def names_on_field(self) -> set[str]:
-        """Every name on my field (memoised per ``version``: do not modify the set)."""
+    def _fresh_memo(self) -> dict[Any, Any]:
+        """The memo of the current ``version`` (emptied when the version has moved on)."""
         memo = self._memo
         if memo.get("v") != self.version:
             memo.clear()
             memo["v"] = self.version
+        return memo
+
+    def names_on_field(self) -> set[str]:
+        """Every name on my field (memoised per ``version``: do not modify the set)."""
+        memo = self._fresh_memo()
         names = memo.get("names")
         if names is None:
             names = memo["names"] = {n for c in self.field if c is not None for n in c.names}
         return names
+
+    def free_slots(self) -> tuple[list[int], int]:
+        """(my empty slots, their bit mask), memoised per ``version``: do not modify the list."""
+        memo = self._fresh_memo()
+        free = memo.get("free")
+        if free is None:
+            field = self.field
+            slots = [s for s in ALL_SLOTS if field[s] is None]
+            mask = 0
+            for s in slots:
+                mask |= 1 << s
+            free = memo["free"] = (slots, mask)
+        return free
 
     # -- values and payments -------------------------------------------------------------------
     def hand_order(self) -> list[int]:
         """Hand indices, least valuable first (memoised per ``version``): cards that are not
         characters (1, or 2 with a modelled draw / mill), characters whose name is already on the
         field (0.5), other characters 3 + AP + DP/10 (+2 Aggressive, +5 if an AF slot they may
-        enter is free)."""
-        memo = self._memo
-        if memo.get("v") != self.version:
-            memo.clear()
-            memo["v"] = self.version
+        enter is free). Equal values keep hand order."""
+        memo = self._fresh_memo()
         order = memo.get("order")
         if order is None:
             names = self.names_on_field()
             field = self.field
             free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
             values = []
-            i = 0
             for card in self.hand:
-                prof = _PROFILE.get(id(card))
-                if prof is None or prof[0] is not card:
-                    prof = _profile(card)
-                _, is_char, base, af_mask, name = prof
-                if not is_char:
-                    v = base
-                elif name in names:
-                    v = 0.5 + 0.01 * (card.ex or 0)
+                info = _INFO.get(card) or info_of(card)
+                if not info.is_char:
+                    values.append(info.base)
+                elif info.same_name in names:
+                    values.append(0.5 + 0.01 * info.ex)
                 else:
-                    v = base + (5.0 if af_mask & free_af else 0.0)
-                values.append((v, i))
-                i += 1
-            values.sort()
-            order = memo["order"] = [i for _, i in values]
+                    values.append(info.base + 5.0 if info.af_mask & free_af else info.base)
+            order = memo["order"] = sorted(range(len(values)), key=values.__getitem__)  # stable
         return order
+
+    def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
+        """(each hand card's (EX, attributes), EX per attribute of the whole hand — ``None`` when
+        a card has several attributes —, total EX), memoised per ``version``."""
+        memo = self._fresh_memo()
+        hm = memo.get("mana")
+        if hm is None:
+            mana = []
+            pool: dict[str, int] | None = {}
+            total = 0
+            for c in self.hand:
+                info = _INFO.get(c) or info_of(c)
+                mana.append(info.mana)
+                ex = info.ex
+                total += ex
+                if pool is not None:
+                    attrs = info.attrs
+                    if len(attrs) == 1:
+                        a = attrs[0]
+                        pool[a] = pool.get(a, 0) + ex
+                    else:
+                        pool = None
+            hm = memo["mana"] = (mana, pool, total)
+        return hm
 
     def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
                     order: list[int] | None = None) -> tuple[int, ...] | None:
         """The least valuable hand cards paying ``cost`` (hand indices), not using one copy of
-        ``skip_code`` (the card being played); ``None`` when the hand cannot pay. Memoised per
-        ``version``, so the pilot's look-ahead and the play itself compute it once."""
+        ``skip_code`` (the card being played); ``None`` when the hand cannot pay. ``order`` is
+        ``hand_order()`` (the default). Memoised per ``version``, so the pilot's look-ahead and the
+        play itself compute it once."""
         if not cost:
             return ()
-        if order is None:
-            order = self.hand_order()
-        memo = self._memo
-        if memo.get("v") != self.version:
-            memo.clear()
-            memo["v"] = self.version
-        key = (skip_code, *cost.items())
+        return self._payment(cost, tuple(cost.items()), skip_code, order)
+
+    def _payment(self, cost: Mapping[str, int], cost_key: tuple, skip_code: str = "",
+                 order: list[int] | None = None) -> tuple[int, ...] | None:
+        """``payment_for`` with the cost's items given (``CardInfo.cost_key``)."""
+        memo = self._fresh_memo()
+        key = (skip_code, cost_key)
         if key in memo:
             return memo[key]
+        if order is None:
+            order = self.hand_order()
+        hand = self.hand
+        mana, pool, avail = self.hand_mana()
         skip = -1
         if skip_code:
-            for i, c in enumerate(self.hand):
+            for i, c in enumerate(hand):
                 if c.code == skip_code:
                     skip = i
                     break
-        mana = memo.get("mana")
-        if mana is None:
-            mana = memo["mana"] = [_mana(c) for c in self.hand]
-        memo[key] = pay = find_payment(cost, self.hand, order, skip, mana)
+        if pool is not None and len(order) == len(hand):
+            # Every card has one attribute: the greedy search succeeds exactly when the hand
+            # (without the card played) holds enough EX in all and of each attribute symbol, so a
+            # hand that cannot pay is answered without searching.
+            if skip >= 0:
+                skip_ex, (skip_attr,) = mana[skip]
+            else:
+                skip_ex, skip_attr = 0, ""
+            total = 0
+            short = False
+            for a, n in cost_key:
+                total += n
+                if a != STAR and n > 0 and pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < n:
+                    short = True
+            if total > 0 and (short or avail - skip_ex < total):
+                memo[key] = None
+                return None
+        memo[key] = pay = find_payment(cost, hand, order, skip, mana)
         return pay
 
     # -- the game ------------------------------------------------------------------------------
@@ -553,10 +613,12 @@ class LyceeState(ScriptedState):
         # taxes, before the start phase
         no_wakeup: set[int] = set()
         for slot in ALL_SLOTS:
-            for kind in ("tax_trash", "tax_wakeup"):
-                c = field[slot]
-                if c is None or kind not in c.card.keywords:
-                    continue
+            c = field[slot]
+            if c is None or not c.info.taxes:
+                continue
+            for kind in c.info.taxes:  # tax trash first
+                if field[slot] is None:  # it left: tax trash not paid
+                    break
                 self.taxing = (slot, kind)
                 choice = yield "tax"
                 self.taxing = (-1, "")
@@ -623,60 +685,53 @@ class LyceeState(ScriptedState):
 
     def _note_playable(self, turn: int) -> None:
         """Record the first turn each hand card could be played (a target exists, the rest of
-        the hand pays its cost)."""
+        the hand pays its cost). Codes already recorded are not checked again."""
         fp = self.first_playable
         hand = self.hand
         pending = [c for c in hand if c.code not in fp]
         if not pending:
             return
         names = self.names_on_field()
-        field = self.field
-        free = [s for s in ALL_SLOTS if field[s] is None]
-        free_mask = 0
-        for f in free:
-            free_mask |= 1 << f
+        free, free_mask = self.free_slots()
         mana: list[tuple[int, tuple[str, ...]]] | None = None
         pool: dict[str, int] | None = None  # mana per attribute of the whole hand (single-attribute hands)
         total = 0
         seen: set[str] = set()
         for c in pending:
-            if c.code in seen:
+            info = _INFO.get(c) or info_of(c)
+            code = info.code
+            if code in seen:
                 continue
-            seen.add(c.code)
-            if c.card_type == "character" and not c.conversion_target:
-                mask, own = _slot_info(c)
-                if not mask & free_mask or any(n in names for n in own):
+            seen.add(code)
+            if info.is_char and not info.conversion:
+                if not info.mask & free_mask or any(n in names for n in info.own):
                     continue
             elif not self._has_target(c, names, free):
                 continue
-            cost = c.cost_detail or ({STAR: c.cost} if c.cost else None)
+            cost = info.cost
             if not cost:
-                fp[c.code] = turn
+                fp[code] = turn
                 continue
             if mana is None:
-                mana = [_mana(h) for h in hand]
-                if all(len(attrs) == 1 for _, attrs in mana):
-                    pool = {}
-                    for ex, (a,) in mana:
-                        pool[a] = pool.get(a, 0) + ex
-                        total += ex
+                mana, pool, total = self.hand_mana()
             if pool is not None:
                 # pooled mana minus this card's own: each symbol from its attribute, star from the rest
-                ex, (own,) = _mana(c)
+                ex = info.ex
+                own = info.attrs[0]
                 ok = True
                 specific = 0
-                for a, n in cost.items():
+                for a, n in info.cost_key:
                     if a != STAR:
                         specific += n
                         if pool.get(a, 0) - (ex if a == own else 0) < n:
                             ok = False
                             break
                 if ok and total - ex - specific >= cost.get(STAR, 0):
-                    fp[c.code] = turn
+                    fp[code] = turn
                 continue
             i = hand.index(c)
             if _can_pay_m(cost, mana[:i] + mana[i + 1:]):
-                fp[c.code] = turn
+                fp[code] = turn
 
     def _has_target(self, card: CardRecord, names: set[str], free: list[int]) -> bool:
         t = card.card_type
@@ -698,12 +753,13 @@ class LyceeState(ScriptedState):
                     and (not allowed or SLOTS[s] in allowed)]
         if names is None:
             names = self.names_on_field()
-        mask, own = _slot_info(card)
-        for n in own:
+        info = _INFO.get(card) or info_of(card)
+        for n in info.own:
             if n in names:
                 return []
         if free is None:
-            free = [s for s in ALL_SLOTS if field[s] is None]
+            free = self.free_slots()[0]
+        mask = info.mask
         return [s for s in free if mask >> s & 1]
 
     def move_keyword(self, slot: int, to: int) -> tuple[str, tuple[int, ...]] | None:
@@ -1024,12 +1080,15 @@ class GreedyPilot(ScriptedPilot):
         # attack with everything (the strongest first); items and areas only change AP/DP/SP,
         # which never matter against an empty field (undefended attacks mill the printed AP)
         field = state.field
+        turn = state.turn
         best = -1
         best_ap = 0
-        for s in state.attackers():
-            ap = field[s].card.ap or 0
-            if ap > best_ap:  # an AP 0 attack mills nothing
-                best, best_ap = s, ap
+        for s in (0, 1, 2):  # state.attackers(), inlined
+            c = field[s]
+            if c is not None and c.standing and (c.entered < turn or c.info.aggressive):
+                ap = c.info.ap
+                if ap > best_ap:  # an AP 0 attack mills nothing
+                    best, best_ap = s, ap
         return ("attack", best, best) if best >= 0 else ("end",)
 
     def _best_play(self, state: LyceeState) -> tuple | None:
@@ -1039,7 +1098,7 @@ class GreedyPilot(ScriptedPilot):
         # 1. step up: a standing DF character that may attack moves into an empty AF slot
         for s in (3, 4, 5):
             c = field[s]
-            if c is None or not c.standing or c.moved or not (c.entered < turn or "aggressive" in c.card.keywords):
+            if c is None or not c.standing or c.moved or not (c.entered < turn or c.info.aggressive):
                 continue
             if any(kw in c.card.keywords for kw in STEP_KEYWORDS):
                 for to in (s - 3, 0, 1, 2):
@@ -1047,63 +1106,60 @@ class GreedyPilot(ScriptedPilot):
                         return ("move", s, to)
         # 2. deploy the best character (AF first)
         hand = state.hand
-        free = [s for s in ALL_SLOTS if field[s] is None]
+        free, free_mask = state.free_slots()
         surplus = len(hand) - HAND_LIMIT
         best = None
-        if free or any(c.conversion_target for c in hand):
+        infos = [_INFO.get(card) or info_of(card) for card in hand]
+        if free or any(info.conversion for info in infos):
             names = state.names_on_field()
             af_free = free[0] < 3 if free else False
-            free_mask = 0
-            for f in free:
-                free_mask |= 1 << f
-            candidates: list[tuple[float, int, int, CardRecord]] = []
+            candidates: list[tuple[float, int, int, CardInfo]] = []
             tried: set[str] = set()
-            for i, card in enumerate(hand):
-                if card.card_type != "character" or card.code in tried:
+            for i, info in enumerate(infos):
+                if not info.is_char or info.code in tried:
                     continue
-                tried.add(card.code)
-                kw = card.keywords
-                up = "step" in kw or "orderstep" in kw or "jump" in kw
-                if card.conversion_target:
-                    slots = state.deploy_slots(card, names, free)
+                tried.add(info.code)
+                up = info.up
+                if info.conversion:
+                    slots = state.deploy_slots(info.card, names, free)
                     if not slots:
                         continue
                     slot = slots[0]
                 else:
                     if not (af_free or surplus > 0 or up):
                         continue
-                    mask, own = _slot_info(card)
-                    m = mask & free_mask
-                    if not m or any(n in names for n in own):
+                    m = info.mask & free_mask
+                    if not m or any(n in names for n in info.own):
                         continue
                     slot = (m & -m).bit_length() - 1  # the first free slot it may enter
-                ap = card.ap or 0
+                ap = info.ap
                 if slot < 3 and ap > 0:
-                    score = 20.0 + 2 * ap + (5.0 if "aggressive" in kw else 0.0)
+                    score = 20.0 + 2 * ap + (5.0 if info.aggressive else 0.0)
                 elif up and field[slot - 3] is None:
                     score = 10.0 + ap
                 elif surplus > 0:
-                    score = 1.0 + 0.1 * (card.dp or 0)
+                    score = 1.0 + 0.1 * info.dp
                 else:
                     continue
-                if card.conversion_target:
+                if info.conversion:
                     score += ap - (field[slot].card.ap or 0)
-                candidates.append((score, -i, slot, card))
+                candidates.append((score, -i, slot, info))
             if candidates:
-                candidates.sort(reverse=True)
+                candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
                 order = state.hand_order()
-                for score, _, slot, card in candidates:
-                    pay = state.payment_for(cost_of(card), card.code, order)
+                for score, _, slot, info in candidates:
+                    pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
-                    tax = card.keyword_costs.get("tax_trash") if "tax_trash" in card.keywords else None
+                    card = info.card
+                    tax = card.keyword_costs.get("tax_trash") if "tax_trash" in info.taxes else None
                     if tax:
                         # only if what is left in hand can pay its tax next turn
                         rest = [c for i, c in enumerate(hand) if i not in pay]
                         rest.remove(card)
                         if not can_pay(tax, rest):
                             continue
-                    best = ("convert" if card.conversion_target else "deploy", card.code, slot)
+                    best = ("convert" if info.conversion else "deploy", info.code, slot)
                     break
         if best is not None:
             return best
@@ -1121,6 +1177,7 @@ class GreedyPilot(ScriptedPilot):
 
 
 _DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
+GreedyPilot.dispatch = _DISPATCH  # play_out calls these directly (one call less per decision)
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 60}
 
