@@ -133,6 +133,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+# Errors every operation can answer (401/403/404/406/415/429, ...) documented in one place.
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "config.schema.add_error_responses",
+]
 
 # --- Rate limiting (DRF throttling) and the cache that counts it (docs/security.md) ---
 # Throttle counters live in the default cache, so the cache must be shared by every process that

@@ -20,3 +20,9 @@ urlpatterns = [
     path("", include("playtest.urls")),
     path("", include("catalog.urls")),
 ]
+
+# API addresses answer JSON errors, pages the usual HTML ones (config/errors.py).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

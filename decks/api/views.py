@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -108,7 +108,10 @@ class ValidateView(APIView):
 class DeckListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=DeckSerializer(many=True), operation_id="decks_list", parameters=[
+    @extend_schema(responses=inline_serializer("PaginatedDeckList", {
+        "count": serializers.IntegerField(), "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True), "results": DeckSerializer(many=True)}),
+        operation_id="decks_list", parameters=[
         OpenApiParameter("game", str), OpenApiParameter("owner", str), OpenApiParameter("mine", bool),
         OpenApiParameter("q", str)])
     def get(self, request: Request) -> Response:

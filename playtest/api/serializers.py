@@ -120,4 +120,6 @@ class GameLogSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    errors = serializers.ListField(child=serializers.DictField())
+    # Refusals with a reason name the field (errors); "not found"/"not yours" carry only detail.
+    detail = serializers.CharField(required=False)
+    errors = serializers.ListField(child=serializers.DictField(), required=False)
