@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from rules import games as g
@@ -48,11 +48,11 @@ from .services import (
 )
 from .stats import deck_charts, odds_groups, odds_selection, odds_table, stat_line
 
-TYPE_PLURALS = {"character": _l("Characters"), "climax": _l("Climaxes"), "ex_skill": _l("EX skills"),
-                "extra": _l("EXTRA cards"), "event": _l("Events"), "scene": _l("Scenes"), "battle": _l("Battle cards"),
-                "item": _l("Items"), "area": _l("Areas"), "set": _l("Sets")}
-ZONE_TITLES = {"main": _l("Main deck"), "extra": _l("Extra deck"), "ace": _l("ACE"), "ex": _l("EX skills"),
-               "partner": _l("Partner")}
+TYPE_PLURALS = {"character": gettext_lazy("Characters"), "climax": gettext_lazy("Climaxes"), "ex_skill": gettext_lazy("EX skills"),
+                "extra": gettext_lazy("EXTRA cards"), "event": gettext_lazy("Events"), "scene": gettext_lazy("Scenes"), "battle": gettext_lazy("Battle cards"),
+                "item": gettext_lazy("Items"), "area": gettext_lazy("Areas"), "set": gettext_lazy("Sets")}
+ZONE_TITLES = {"main": gettext_lazy("Main deck"), "extra": gettext_lazy("Extra deck"), "ace": gettext_lazy("ACE"), "ex": gettext_lazy("EX skills"),
+               "partner": gettext_lazy("Partner")}
 SEARCH_LIMIT = 60
 
 

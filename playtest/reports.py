@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from rules import games as g
 from rules import odds
 from rules.cards import CardRecord
@@ -123,16 +126,19 @@ def histogram_rows(job: PlaytestJob) -> list[dict[str, Any]]:
              "win_example": win_ex.get(str(t)), "loss_example": loss_ex.get(str(t))} for t in range(1, last + 1)]
 
 
+OUTCOME_LABELS = {"win": gettext_lazy("win"), "loss": gettext_lazy("loss"), "draw": gettext_lazy("draw"), "capped": gettext_lazy("capped")}
+
+
 def example_games(job: PlaytestJob) -> list[dict[str, Any]]:
     """One game to replay per (outcome, turn): the earliest and latest win, a loss, a capped game..."""
     ex = (job.summary or {}).get("examples", {})
     out = []
     wins = sorted(((int(t), i) for t, i in ex.get("win", {}).items()))
     if wins:
-        out.append({"label": "fastest win", "turn": wins[0][0], "index": wins[0][1]})
+        out.append({"label": _("fastest win"), "turn": wins[0][0], "index": wins[0][1]})
         if len(wins) > 1:
-            out.append({"label": "slowest win", "turn": wins[-1][0], "index": wins[-1][1]})
-    for outcome, label in (("loss", "a loss"), ("draw", "a draw"), ("capped", "a game that hit the turn cap")):
+            out.append({"label": _("slowest win"), "turn": wins[-1][0], "index": wins[-1][1]})
+    for outcome, label in (("loss", _("a loss")), ("draw", _("a draw")), ("capped", _("a game that hit the turn cap"))):
         games = sorted(((int(t), i) for t, i in ex.get(outcome, {}).items()))
         if games:
             out.append({"label": label, "turn": games[0][0], "index": games[0][1]})
@@ -161,6 +167,7 @@ def game_replay(job: PlaytestJob, index: int) -> dict[str, Any]:
         "index": index,
         "seed": job.seed,
         "outcome": result.outcome,
+        "outcome_label": OUTCOME_LABELS.get(result.outcome, result.outcome),
         "turn": result.turn,
         "reason": result.reason,
         "counters": result.counters,

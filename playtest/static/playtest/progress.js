@@ -17,8 +17,11 @@
         var partial = box.querySelector("[data-partial]");
         if (partial && job.partial) {
           var p = job.partial;
-          partial.textContent = "So far: " + (100 * p.win_rate).toFixed(1) + "% wins over " + p.games.toLocaleString() +
-            " games" + (p.mean_turn_of_win ? ", mean turn of win " + p.mean_turn_of_win.toFixed(2) : "") + ".";
+          // The sentences come translated from the page (data-format*), with {rate} {n} {t} to fill in.
+          var fmt = partial.getAttribute("data-format") || "So far: {rate} wins over {n} games";
+          var fmtMean = partial.getAttribute("data-format-mean") || "mean turn of win {t}";
+          partial.textContent = fmt.replace("{rate}", (100 * p.win_rate).toFixed(1) + "%").replace("{n}", p.games.toLocaleString()) +
+            (p.mean_turn_of_win ? ", " + fmtMean.replace("{t}", p.mean_turn_of_win.toFixed(2)) : "") + ".";
         }
         if (job.status === "queued" || job.status === "running") {
           setTimeout(tick, 1000);
