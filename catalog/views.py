@@ -239,14 +239,21 @@ def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpRespo
 
 def search_help_view(request: HttpRequest) -> HttpResponse:
     fields = [
-        {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": f.help,
-         "games": games_phrase(f.games) if f.games else "all games",
+        {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
+         "games": games_phrase(f.games) if f.games else _("all games"),
          "operators": " ".join(f.operators), "values": f.values}
         for f in FIELDS
     ]
     return render(request, "catalog/search_help.html", {
         "fields": [f for f in fields if f["kind"] != NUMBER],
         "stats": [f for f in fields if f["kind"] == NUMBER],
-        "examples": [(g.GAME_NAMES[game], game, EXAMPLES[game]) for game in g.GAMES],
-        "general_examples": GENERAL_EXAMPLES,
+        "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
+        "general_examples": [(q, _(d)) for q, d in GENERAL_EXAMPLES],
     })
+
+
+def _field_help(f) -> str:
+    """A field's help in the user's language (the texts are marked in catalog/search/fields.py)."""
+    if f.kind == NUMBER and f.help == f"{f.name} (number)":
+        return _("%(name)s (number)") % {"name": f.name}
+    return _(f.help) if f.help else ""

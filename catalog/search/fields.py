@@ -13,6 +13,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from rules import games as g
 from rules.cards import GAME_STATS, NUMERIC_STATS
 
@@ -79,44 +81,44 @@ GAME_ALIASES: dict[str, str] = {
 }
 
 FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec("game", GAME, "game", ("g",), g.GAMES, "the game: pc, phantasma, ws, chaos or lycee"),
-    FieldSpec("name", NAME, "name", ("n", "名前", "カード名", "卡名", "名称"), help="name or alternate name/reading contains the value"),
-    FieldSpec("type", ENUM, "card_type", ("t", "種類", "种类"), g.ALL_CARD_TYPES, "card type (character, event, climax...)"),
-    FieldSpec("text", TEXT, "text", ("o", "oracle", "effect", "テキスト", "効果", "效果"), help="card text contains the value, or matches /regex/"),
-    FieldSpec("flavor", CONTAINS, "flavor", ("ft",), help="flavor text contains the value"),
-    FieldSpec("trait", FACET, "traits", ("traits", "tr", "特徴", "特征"), help="has the trait (exact, case-insensitive)"),
-    FieldSpec("color", FACET, "colors", ("c", "colour", "colors", "色", "颜色"), ALL_COLORS, "color (pc, ws)"),
+    FieldSpec("game", GAME, "game", ("g",), g.GAMES, gettext_noop("the game: pc, phantasma, ws, chaos or lycee")),
+    FieldSpec("name", NAME, "name", ("n", "名前", "カード名", "卡名", "名称"), help=gettext_noop("name or alternate name/reading contains the value")),
+    FieldSpec("type", ENUM, "card_type", ("t", "種類", "种类"), g.ALL_CARD_TYPES, gettext_noop("card type (character, event, climax...)")),
+    FieldSpec("text", TEXT, "text", ("o", "oracle", "effect", "テキスト", "効果", "效果"), help=gettext_noop("card text contains the value, or matches /regex/")),
+    FieldSpec("flavor", CONTAINS, "flavor", ("ft",), help=gettext_noop("flavor text contains the value")),
+    FieldSpec("trait", FACET, "traits", ("traits", "tr", "特徴", "特征"), help=gettext_noop("has the trait (exact, case-insensitive)")),
+    FieldSpec("color", FACET, "colors", ("c", "colour", "colors", "色", "颜色"), ALL_COLORS, gettext_noop("color (pc, ws)")),
     FieldSpec("attribute", FACET, "attributes", ("attr", "attributes", "属性"), ALL_ATTRIBUTES,
-              "attribute (phantasma, chaos, lycee)"),
+              gettext_noop("attribute (phantasma, chaos, lycee)")),
     FieldSpec("keyword", FACET, "keywords", ("kw", "ability", "keywords"), ALL_KEYWORDS,
-              "structured keyword / basic ability (e.g. dash, penetrate, connect_mark)"),
-    FieldSpec("trigger", FACET, "triggers", ("triggers", "トリガー", "触发"), g.WS_TRIGGERS, "WS trigger icon"),
-    FieldSpec("slot", FACET, "slots", ("slots", "position"), g.LYCEE_SLOTS, "Lycee position restriction slot"),
+              gettext_noop("structured keyword / basic ability (e.g. dash, penetrate, connect_mark)")),
+    FieldSpec("trigger", FACET, "triggers", ("triggers", "トリガー", "触发"), g.WS_TRIGGERS, gettext_noop("WS trigger icon")),
+    FieldSpec("slot", FACET, "slots", ("slots", "position"), g.LYCEE_SLOTS, gettext_noop("Lycee position restriction slot")),
     FieldSpec("extra_person", FACET, "extra_persons", ("extra", "persons"),
-              help="Chaos EXTRA: a person it is made from"),
-    FieldSpec("rarity", EXACT, "rarity", ("r", "レアリティ", "稀有度"), help="rarity as printed (RR, SR, ...)"),
-    FieldSpec("set", EXACT, "set_code", ("s", "e", "edition"), help="set / product code; end with * for a prefix"),
-    FieldSpec("work", CONTAINS, "work", ("series", "w", "作品"), help="work / series contains the value"),
-    FieldSpec("code", EXACT, "code", ("id",), help="card code (e.g. DC/W01-001); end with * for a prefix"),
-    FieldSpec("number", EXACT, "number", ("no", "num"), help="card number within its work or set"),
-    FieldSpec("counter", BOOL, "counter", ("カウンター", "反击"), help="WS counter icon: yes or no"),
-    FieldSpec("modelled", BOOL, "text_modelled", (), help="the engines execute the whole card text: yes or no"),
+              help=gettext_noop("Chaos EXTRA: a person it is made from")),
+    FieldSpec("rarity", EXACT, "rarity", ("r", "レアリティ", "稀有度"), help=gettext_noop("rarity as printed (RR, SR, ...)")),
+    FieldSpec("set", EXACT, "set_code", ("s", "e", "edition"), help=gettext_noop("set / product code; end with * for a prefix")),
+    FieldSpec("work", CONTAINS, "work", ("series", "w", "作品"), help=gettext_noop("work / series contains the value")),
+    FieldSpec("code", EXACT, "code", ("id",), help=gettext_noop("card code (e.g. DC/W01-001); end with * for a prefix")),
+    FieldSpec("number", EXACT, "number", ("no", "num"), help=gettext_noop("card number within its work or set")),
+    FieldSpec("counter", BOOL, "counter", ("カウンター", "反击"), help=gettext_noop("WS counter icon: yes or no")),
+    FieldSpec("modelled", BOOL, "text_modelled", (), help=gettext_noop("the engines execute the whole card text: yes or no")),
     FieldSpec("bonus", ENUM, "bonus_mark", ("bonus_mark",), ("none", "rank+1", "life+1", "draw"),
-              "Prism Connect bonus mark: none, rank+1, life+1, draw"),
-    FieldSpec("gender", ENUM, "gender", ("sex",), g.CHAOS_GENDERS, "Chaos gender mark"),
-    FieldSpec("timing", ENUM, "timing", (), tuple(t.lower() for t in g.CHAOS_TIMINGS), "Chaos event timing"),
-    FieldSpec("title", CONTAINS, "title", (), help="Chaos character title contains the value"),
-    FieldSpec("person", CONTAINS, "person", (), help="Chaos character name (the part in 【】) contains the value"),
+              gettext_noop("Prism Connect bonus mark: none, rank+1, life+1, draw")),
+    FieldSpec("gender", ENUM, "gender", ("sex",), g.CHAOS_GENDERS, gettext_noop("Chaos gender mark")),
+    FieldSpec("timing", ENUM, "timing", (), tuple(t.lower() for t in g.CHAOS_TIMINGS), gettext_noop("Chaos event timing")),
+    FieldSpec("title", CONTAINS, "title", (), help=gettext_noop("Chaos character title contains the value")),
+    FieldSpec("person", CONTAINS, "person", (), help=gettext_noop("Chaos character name (the part in 【】) contains the value")),
     FieldSpec("attack_attribute", ENUM, "attack_attribute", ("aa", "atkattr"), g.PHANTASMA_ATTRIBUTES,
-              "Phantasmagoria battle card attack attribute"),
+              gettext_noop("Phantasmagoria battle card attack attribute")),
     FieldSpec("defense_attribute", ENUM, "defense_attribute", ("da", "defattr"), g.PHANTASMA_ATTRIBUTES,
-              "Phantasmagoria battle card defense attribute"),
+              gettext_noop("Phantasmagoria battle card defense attribute")),
     FieldSpec("conversion", CONTAINS, "conversion_target", ("conv", "conversion_target"),
-              help="Lycee conversion target contains the value"),
+              help=gettext_noop("Lycee conversion target contains the value")),
     # Numeric stats: one field per column of rules.cards.NUMERIC_STATS (aliases below).
     *(FieldSpec(stat, NUMBER, stat) for stat in NUMERIC_STATS),
-    FieldSpec("order", ORDER, "", ("sort",), help="sort by a field: name, code, game, set, rarity, type or any number"),
-    FieldSpec("dir", DIR, "", ("direction",), ("asc", "desc"), help="sort direction: asc or desc"),
+    FieldSpec("order", ORDER, "", ("sort",), help=gettext_noop("sort by a field: name, code, game, set, rarity, type or any number")),
+    FieldSpec("dir", DIR, "", ("direction",), ("asc", "desc"), help=gettext_noop("sort direction: asc or desc")),
 )
 
 NUMBER_ALIASES: dict[str, tuple[str, ...]] = {
