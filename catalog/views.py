@@ -6,7 +6,7 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from rules import games as g
@@ -16,7 +16,7 @@ from .api.pagination import COUNT_CAP, CappedPaginator
 from .i18n import query_error_localize
 from .models import Card
 from .search import QueryError
-from .search.fields import FIELDS, NUMBER, games_phrase
+from .search.fields import FIELDS, NUMBER
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
 from .selectors import _finish_order, card_get, card_search, parse_order
 
@@ -240,7 +240,7 @@ def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpRespo
 def search_help_view(request: HttpRequest) -> HttpResponse:
     fields = [
         {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
-         "games": games_phrase(f.games) if f.games else _("all games"),
+         "games": _games_names(f.games) if f.games else _("all games"),
          "operators": " ".join(f.operators), "values": f.values}
         for f in FIELDS
     ]
@@ -250,6 +250,10 @@ def search_help_view(request: HttpRequest) -> HttpResponse:
         "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
         "general_examples": [(q, _(d)) for q, d in GENERAL_EXAMPLES],
     })
+
+
+def _games_names(games: tuple[str, ...]) -> str:
+    return pgettext("list separator", ", ").join(g.GAME_NAMES[x] for x in games)
 
 
 def _field_help(f) -> str:
