@@ -75,7 +75,7 @@ class CardInfo:
 
     __slots__ = (
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana",
-        "cost", "cost_key", "base", "same_name", "up", "aggressive", "ap", "dp", "taxes",
+        "cost", "cost_key", "min_pay", "base", "same_name", "up", "aggressive", "ap", "dp", "taxes",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -98,6 +98,9 @@ class CardInfo:
         self.mana = (self.ex, self.attrs)  # what it pays when discarded
         self.cost = cost_of(card)
         self.cost_key = tuple(self.cost.items())
+        # the fewest cards any payment of the cost takes: one card gives one attribute
+        symbols = sum(1 for a, n in self.cost_key if a != STAR and n > 0)
+        self.min_pay = (symbols or 1) if sum(self.cost.values()) > 0 else 0
         self.ap = card.ap or 0
         self.dp = card.dp or 0
         self.aggressive = "aggressive" in kw
@@ -532,9 +535,14 @@ class LyceeState(ScriptedState):
                 total += n
                 if a != STAR and n > 0 and pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < n:
                     short = True
-            if total > 0 and (short or avail - skip_ex < total):
-                memo[key] = None
-                return None
+            if total <= 0:
+                pay = ()
+            elif short or avail - skip_ex < total:
+                pay = None
+            else:  # what find_payment does once it has checked the EX in hand
+                pay = _greedy_payment(cost, total, mana, order, skip)
+            memo[key] = pay
+            return pay
         memo[key] = pay = find_payment(cost, hand, order, skip, mana)
         return pay
 
@@ -1148,6 +1156,8 @@ class GreedyPilot(ScriptedPilot):
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
                 order = state.hand_order()
                 for score, _, slot, info in candidates:
+                    if score < 10.0 and info.min_pay + 1 > surplus:
+                        continue  # (skips the search) it would take more cards than the hand limit discards
                     pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
