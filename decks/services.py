@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from rules import games as g
 from rules.decktext import MAX_COUNT, parse_deck_text
@@ -41,7 +42,8 @@ class DeckConflict(Exception):
     """The edit was based on ``base_version`` but the deck is at ``current_version``."""
 
     def __init__(self, *, deck: Deck, base_version: int, changes: dict[str, Any]):
-        super().__init__(f"deck is at version {deck.version}; your edit was based on version {base_version}")
+        super().__init__(gettext("deck is at version %(current)s; your edit was based on version %(base)s")
+                         % {"current": deck.version, "base": base_version})
         self.deck = deck
         self.base_version = base_version
         self.current_version = deck.version
@@ -53,23 +55,23 @@ def zones_normalize(zones: Any) -> dict[str, dict[str, int]]:
     if zones is None:
         return {}
     if not isinstance(zones, Mapping):
-        raise DeckInputError("zones", "zones must be an object {zone: {code: count}}")
+        raise DeckInputError("zones", gettext("zones must be an object {zone: {code: count}}"))
     out: dict[str, dict[str, int]] = {}
     for zone, cards in zones.items():
         if zone not in g.ZONES:
-            raise DeckInputError("zones", f"unknown zone {zone!r}; expected one of {', '.join(g.ZONES)}")
+            raise DeckInputError("zones", gettext("unknown zone %(zone)s; expected one of %(zones)s") % {"zone": repr(zone), "zones": ", ".join(g.ZONES)})
         if not isinstance(cards, Mapping):
-            raise DeckInputError(f"zones.{zone}", "must be an object {code: count}")
+            raise DeckInputError(f"zones.{zone}", gettext("must be an object {code: count}"))
         if len(cards) > MAX_ENTRIES_PER_ZONE:
-            raise DeckInputError(f"zones.{zone}", f"at most {MAX_ENTRIES_PER_ZONE} different cards per zone")
+            raise DeckInputError(f"zones.{zone}", gettext("at most %(n)s different cards per zone") % {"n": MAX_ENTRIES_PER_ZONE})
         clean: dict[str, int] = {}
         for code, count in cards.items():
             if not isinstance(code, str) or not code.strip() or len(code) > MAX_CODE_LENGTH or any(c.isspace() for c in code):
-                raise DeckInputError(f"zones.{zone}", f"invalid card code {code!r}")
+                raise DeckInputError(f"zones.{zone}", gettext("invalid card code %(code)s") % {"code": repr(code)})
             if isinstance(count, bool) or not isinstance(count, int):
-                raise DeckInputError(f"zones.{zone}.{code}", f"count must be a whole number (got {count!r})")
+                raise DeckInputError(f"zones.{zone}.{code}", gettext("count must be a whole number (got %(value)s)") % {"value": repr(count)})
             if count < 0 or count > MAX_COUNT:
-                raise DeckInputError(f"zones.{zone}.{code}", f"count must be between 0 and {MAX_COUNT} (got {count})")
+                raise DeckInputError(f"zones.{zone}.{code}", gettext("count must be between 0 and %(max)s (got %(value)s)") % {"max": MAX_COUNT, "value": count})
             if count:
                 clean[code.strip()] = clean.get(code.strip(), 0) + count
         if clean:
@@ -80,13 +82,13 @@ def zones_normalize(zones: Any) -> dict[str, dict[str, int]]:
 def _check_fields(*, game: str | None = None, name: str | None = None, visibility: str | None = None,
                   description: str | None = None) -> None:
     if game is not None and game not in g.GAMES:
-        raise DeckInputError("game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
+        raise DeckInputError("game", gettext("unknown game %(game)s; expected one of %(games)s") % {"game": repr(game), "games": ", ".join(g.GAMES)})
     if name is not None and (not name.strip() or len(name) > 120):
-        raise DeckInputError("name", "name is required (at most 120 characters)")
+        raise DeckInputError("name", gettext("name is required (at most 120 characters)"))
     if visibility is not None and visibility not in Visibility.values:
-        raise DeckInputError("visibility", f"visibility must be one of {', '.join(Visibility.values)}")
+        raise DeckInputError("visibility", gettext("visibility must be one of %(values)s") % {"values": ", ".join(Visibility.values)})
     if description is not None and len(description) > 5000:
-        raise DeckInputError("description", "description is at most 5000 characters")
+        raise DeckInputError("description", gettext("description is at most 5000 characters"))
 
 
 def _snapshot(deck: Deck, *, author: Any, note: str = "") -> DeckVersion:
@@ -117,7 +119,7 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
     that just loaded the deck in the same request). Raises DeckConflict, DeckPermissionDenied, DeckInputError.
     """
     if not deck_can_edit(deck=deck, user=user):
-        raise DeckPermissionDenied("only the owner can edit this deck")
+        raise DeckPermissionDenied(gettext("only the owner can edit this deck"))
     _check_fields(name=name, visibility=visibility, description=description)
     new_zones = zones_normalize(zones) if zones is not None else None
     current = Deck.objects.select_for_update().get(pk=deck.pk)
@@ -151,10 +153,10 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
 def deck_restore(*, deck: Deck, user: Any, version: int, base_version: int | None) -> Deck:
     """Save the content (name, description, zones) of an old ``version`` as a new version."""
     if not deck_can_edit(deck=deck, user=user):
-        raise DeckPermissionDenied("only the owner can edit this deck")
+        raise DeckPermissionDenied(gettext("only the owner can edit this deck"))
     old = deck.versions.filter(number=version).first()
     if old is None:
-        raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+        raise DeckInputError("version", gettext("deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})
     return deck_update(deck=deck, user=user, base_version=base_version, name=old.name, description=old.description,
                        zones=old.zones, note=f"restored version {version}")
 
@@ -162,7 +164,7 @@ def deck_restore(*, deck: Deck, user: Any, version: int, base_version: int | Non
 @transaction.atomic
 def deck_delete(*, deck: Deck, user: Any) -> None:
     if not deck_can_edit(deck=deck, user=user):
-        raise DeckPermissionDenied("only the owner can delete this deck")
+        raise DeckPermissionDenied(gettext("only the owner can delete this deck"))
     deck.delete()
 
 
@@ -170,13 +172,13 @@ def deck_fork(*, deck: Deck, user: Any, version: int | None = None, name: str | 
               via_link: bool = False) -> Deck:
     """Copy ``deck`` (at ``version``, default the latest) into ``user``'s private decks."""
     if not deck_can_view(deck=deck, user=user, via_link=via_link):
-        raise DeckPermissionDenied("you cannot see this deck")
+        raise DeckPermissionDenied(gettext("you cannot see this deck"))
     if version is None or version == deck.version:
         zones, number, src_name = deck.zones, deck.version, deck.name
     else:
         v = deck.versions.filter(number=version).first()
         if v is None:
-            raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+            raise DeckInputError("version", gettext("deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})
         zones, number, src_name = v.zones, v.number, v.name
     return deck_create(
         owner=user, game=deck.game, name=(name or f"{src_name} (fork)")[:120], zones=zones,
@@ -189,9 +191,9 @@ def deck_fork(*, deck: Deck, user: Any, version: int | None = None, name: str | 
 def share_link_create(*, deck: Deck, user: Any, version: int | None = None) -> ShareLink:
     """A new share link, pinned to ``version`` if given. Sharing a private deck makes it unlisted."""
     if not deck_can_edit(deck=deck, user=user):
-        raise DeckPermissionDenied("only the owner can share this deck")
+        raise DeckPermissionDenied(gettext("only the owner can share this deck"))
     if version is not None and not deck.versions.filter(number=version).exists():
-        raise DeckInputError("version", f"deck has no version {version} (latest is {deck.version})")
+        raise DeckInputError("version", gettext("deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})
     if deck.visibility == Visibility.PRIVATE:
         Deck.objects.filter(pk=deck.pk).update(visibility=Visibility.UNLISTED)
         deck.visibility = Visibility.UNLISTED

@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -181,22 +182,22 @@ class DeckDetailView(DeckObjectMixin, APIView):
         s.is_valid(raise_exception=True)
         d = s.validated_data
         if "game" in d and d["game"] != deck.game:
-            raise ValidationError({"game": [f"a deck's game cannot change (this is a {deck.game} deck); fork it instead"]})
+            raise ValidationError({"game": [gettext("a deck's game cannot change (this is a %(game)s deck); fork it instead") % {"game": deck.game}]})
         if_match = request.headers.get("If-Match")
         base: int | None = None
         precondition = "body"
         if if_match is not None and if_match.strip() != "*":
             m = _ETAG.match(if_match.strip())
             if not m:
-                raise ValidationError({"If-Match": [f"cannot read {if_match!r}; send the ETag of GET (e.g. {deck.etag})"]})
+                raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
             base, precondition = int(m.group(1)), "header"
             if "base_version" in d and d["base_version"] != base:
-                raise ValidationError({"base_version": ["differs from the If-Match header; send one of them"]})
+                raise ValidationError({"base_version": [gettext("differs from the If-Match header; send one of them")]})
         elif "base_version" in d:
             base = d["base_version"]
         elif if_match is None:
             return Response(
-                {"detail": "say which version your edit is based on: send If-Match (the ETag) or base_version",
+                {"detail": gettext("say which version your edit is based on: send If-Match (the ETag) or base_version"),
                  "current_version": deck.version},
                 status=status.HTTP_428_PRECONDITION_REQUIRED,
             )
@@ -256,13 +257,13 @@ class DeckVersionRestoreView(DeckObjectMixin, APIView):
         if if_match:
             m = _ETAG.match(if_match.strip())
             if not m:
-                raise ValidationError({"If-Match": [f"cannot read {if_match!r}; send the ETag of GET (e.g. {deck.etag})"]})
+                raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
             base = int(m.group(1))
         if base is None:
-            return Response({"detail": "send base_version or If-Match", "current_version": deck.version},
+            return Response({"detail": gettext("send base_version or If-Match"), "current_version": deck.version},
                             status=status.HTTP_428_PRECONDITION_REQUIRED)
         if isinstance(base, bool) or not str(base).isdigit():
-            raise ValidationError({"base_version": ["must be a version number"]})
+            raise ValidationError({"base_version": [gettext("must be a version number")]})
         try:
             deck = deck_restore(deck=deck, user=request.user, version=number, base_version=int(base))
         except DeckInputError as exc:
@@ -278,10 +279,10 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         if default is None:
-            raise ValidationError({name: ["this parameter is required (a version number)"]})
+            raise ValidationError({name: [gettext("this parameter is required (a version number)")]})
         return default
     if not raw.isdigit() or len(raw) > 9:
-        raise ValidationError({name: [f"must be a version number, got {raw[:20]!r}"]})
+        raise ValidationError({name: [gettext("must be a version number, got %(value)s") % {"value": repr(raw[:20])}]})
     return int(raw)
 
 
