@@ -74,7 +74,7 @@ class CardInfo:
     (records are immutable): its mana, slot masks, names, cost and the static part of its value."""
 
     __slots__ = (
-        "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana",
+        "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
         "cost", "cost_key", "min_pay", "base", "same_name", "up", "aggressive", "ap", "dp", "taxes",
     )
 
@@ -96,6 +96,7 @@ class CardInfo:
         self.ex = card.ex or 0
         self.attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
         self.mana = (self.ex, self.attrs)  # what it pays when discarded
+        self.attr1 = self.attrs[0] if len(self.attrs) == 1 else None  # its attribute, if only one
         self.cost = cost_of(card)
         self.cost_key = tuple(self.cost.items())
         # the fewest cards any payment of the cost takes: one card gives one attribute
@@ -418,33 +419,71 @@ class LyceeState(ScriptedState):
                 "dummy_deck": self.odeck, "dummy_hand": self.ohand, "dummy_dust": self.odust}
 
     def _fresh_memo(self) -> dict[Any, Any]:
-        """The memo of the current ``version`` (emptied when the version has moved on)."""
+        """The memo of the current ``version`` (emptied when the version has moved on). The hot
+        accessors below inline this check."""
         memo = self._memo
         if memo.get("v") != self.version:
             memo.clear()
             memo["v"] = self.version
         return memo
 
+    def field_view(self) -> tuple[set[str], list[int], int]:
+        """(every name on my field, my empty slots, their bit mask), memoised per ``version``:
+        do not modify them."""
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
+        view = memo.get("field")
+        if view is None:
+            field = self.field
+            names = {n for c in field if c is not None for n in c.names}
+            free = [s for s in ALL_SLOTS if field[s] is None]
+            mask = 0
+            for s in free:
+                mask |= 1 << s
+            view = memo["field"] = (names, free, mask)
+        return view
+
     def names_on_field(self) -> set[str]:
         """Every name on my field (memoised per ``version``: do not modify the set)."""
-        memo = self._fresh_memo()
-        names = memo.get("names")
-        if names is None:
-            names = memo["names"] = {n for c in self.field if c is not None for n in c.names}
-        return names
+        return self.field_view()[0]
 
     def free_slots(self) -> tuple[list[int], int]:
         """(my empty slots, their bit mask), memoised per ``version``: do not modify the list."""
-        memo = self._fresh_memo()
-        free = memo.get("free")
-        if free is None:
-            field = self.field
-            slots = [s for s in ALL_SLOTS if field[s] is None]
-            mask = 0
-            for s in slots:
-                mask |= 1 << s
-            free = memo["free"] = (slots, mask)
-        return free
+        _, free, mask = self.field_view()
+        return free, mask
+
+    def hand_view(self) -> tuple[list[CardInfo], list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
+        """(each hand card's ``CardInfo``, its (EX, attributes), EX per attribute of the whole
+        hand — ``None`` when a card has several attributes —, total EX), memoised per
+        ``version``: do not modify them."""
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
+        view = memo.get("hand")
+        if view is None:
+            get = _INFO.get
+            infos = [get(c) or info_of(c) for c in self.hand]
+            pool: dict[str, int] | None = {}
+            total = 0
+            for info in infos:
+                a = info.attr1
+                if a is None:  # several attributes
+                    pool = None
+                    total = sum(info.ex for info in infos)
+                    break
+                ex = info.ex
+                pool[a] = pool.get(a, 0) + ex
+                total += ex
+            view = memo["hand"] = (infos, [info.mana for info in infos], pool, total)
+        return view
+
+    def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
+        """``hand_view()`` without the infos."""
+        _, mana, pool, total = self.hand_view()
+        return mana, pool, total
 
     # -- values and payments -------------------------------------------------------------------
     def hand_order(self) -> list[int]:
@@ -452,15 +491,17 @@ class LyceeState(ScriptedState):
         characters (1, or 2 with a modelled draw / mill), characters whose name is already on the
         field (0.5), other characters 3 + AP + DP/10 (+2 Aggressive, +5 if an AF slot they may
         enter is free). Equal values keep hand order."""
-        memo = self._fresh_memo()
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
         order = memo.get("order")
         if order is None:
-            names = self.names_on_field()
+            names = self.field_view()[0]
             field = self.field
             free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
             values = []
-            for card in self.hand:
-                info = _INFO.get(card) or info_of(card)
+            for info in self.hand_view()[0]:
                 if not info.is_char:
                     values.append(info.base)
                 elif info.same_name in names:
@@ -469,30 +510,6 @@ class LyceeState(ScriptedState):
                     values.append(info.base + 5.0 if info.af_mask & free_af else info.base)
             order = memo["order"] = sorted(range(len(values)), key=values.__getitem__)  # stable
         return order
-
-    def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
-        """(each hand card's (EX, attributes), EX per attribute of the whole hand — ``None`` when
-        a card has several attributes —, total EX), memoised per ``version``."""
-        memo = self._fresh_memo()
-        hm = memo.get("mana")
-        if hm is None:
-            mana = []
-            pool: dict[str, int] | None = {}
-            total = 0
-            for c in self.hand:
-                info = _INFO.get(c) or info_of(c)
-                mana.append(info.mana)
-                ex = info.ex
-                total += ex
-                if pool is not None:
-                    attrs = info.attrs
-                    if len(attrs) == 1:
-                        a = attrs[0]
-                        pool[a] = pool.get(a, 0) + ex
-                    else:
-                        pool = None
-            hm = memo["mana"] = (mana, pool, total)
-        return hm
 
     def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
                     order: list[int] | None = None) -> tuple[int, ...] | None:
@@ -507,18 +524,21 @@ class LyceeState(ScriptedState):
     def _payment(self, cost: Mapping[str, int], cost_key: tuple, skip_code: str = "",
                  order: list[int] | None = None) -> tuple[int, ...] | None:
         """``payment_for`` with the cost's items given (``CardInfo.cost_key``)."""
-        memo = self._fresh_memo()
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
         key = (skip_code, cost_key)
         if key in memo:
             return memo[key]
         if order is None:
             order = self.hand_order()
         hand = self.hand
-        mana, pool, avail = self.hand_mana()
+        infos, mana, pool, avail = self.hand_view()
         skip = -1
         if skip_code:
-            for i, c in enumerate(hand):
-                if c.code == skip_code:
+            for i, info in enumerate(infos):
+                if info.code == skip_code:
                     skip = i
                     break
         if pool is not None and len(order) == len(hand):
@@ -695,37 +715,29 @@ class LyceeState(ScriptedState):
         """Record the first turn each hand card could be played (a target exists, the rest of
         the hand pays its cost). Codes already recorded are not checked again."""
         fp = self.first_playable
-        hand = self.hand
-        pending = [c for c in hand if c.code not in fp]
-        if not pending:
-            return
-        names = self.names_on_field()
-        free, free_mask = self.free_slots()
-        mana: list[tuple[int, tuple[str, ...]]] | None = None
-        pool: dict[str, int] | None = None  # mana per attribute of the whole hand (single-attribute hands)
-        total = 0
+        infos, mana, pool, total = self.hand_view()
+        names: set[str] | None = None
         seen: set[str] = set()
-        for c in pending:
-            info = _INFO.get(c) or info_of(c)
+        for i, info in enumerate(infos):
             code = info.code
-            if code in seen:
+            if code in fp or code in seen:
                 continue
             seen.add(code)
+            if names is None:
+                names, free, free_mask = self.field_view()
             if info.is_char and not info.conversion:
                 if not info.mask & free_mask or any(n in names for n in info.own):
                     continue
-            elif not self._has_target(c, names, free):
+            elif not self._has_target(info.card, names, free):
                 continue
             cost = info.cost
             if not cost:
                 fp[code] = turn
                 continue
-            if mana is None:
-                mana, pool, total = self.hand_mana()
             if pool is not None:
                 # pooled mana minus this card's own: each symbol from its attribute, star from the rest
                 ex = info.ex
-                own = info.attrs[0]
+                own = info.attr1
                 ok = True
                 specific = 0
                 for a, n in info.cost_key:
@@ -736,9 +748,7 @@ class LyceeState(ScriptedState):
                             break
                 if ok and total - ex - specific >= cost.get(STAR, 0):
                     fp[code] = turn
-                continue
-            i = hand.index(c)
-            if _can_pay_m(cost, mana[:i] + mana[i + 1:]):
+            elif _can_pay_m(cost, mana[:i] + mana[i + 1:]):
                 fp[code] = turn
 
     def _has_target(self, card: CardRecord, names: set[str], free: list[int]) -> bool:
@@ -766,7 +776,7 @@ class LyceeState(ScriptedState):
             if n in names:
                 return []
         if free is None:
-            free = self.free_slots()[0]
+            free = self.field_view()[1]
         mask = info.mask
         return [s for s in free if mask >> s & 1]
 
@@ -1114,12 +1124,11 @@ class GreedyPilot(ScriptedPilot):
                         return ("move", s, to)
         # 2. deploy the best character (AF first)
         hand = state.hand
-        free, free_mask = state.free_slots()
+        names, free, free_mask = state.field_view()
         surplus = len(hand) - HAND_LIMIT
         best = None
-        infos = [_INFO.get(card) or info_of(card) for card in hand]
+        infos = state.hand_view()[0]
         if free or any(info.conversion for info in infos):
-            names = state.names_on_field()
             af_free = free[0] < 3 if free else False
             candidates: list[tuple[float, int, int, CardInfo]] = []
             tried: set[str] = set()
