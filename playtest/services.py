@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from catalog.models import Card
 from rules import games as g
@@ -66,22 +67,24 @@ def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict
     """
     errors: list[dict[str, Any]] = []
     if game not in g.GAMES:
-        raise PlaytestError([_err("game", "unknown_game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")])
+        raise PlaytestError([_err("game", "unknown_game", gettext("unknown game %(game)s; expected one of %(games)s") % {"game": repr(game), "games": ", ".join(g.GAMES)})])
     clean: dict[str, dict[str, int]] = {}
     for zone, entries in zones.items():
         if zone not in g.GAME_ZONES[game]:
             errors.append(_err("deck", "zone_not_allowed",
-                               f"{g.GAME_NAMES[game]} decks have no {zone!r} zone (zones: {', '.join(g.GAME_ZONES[game])})"))
+                               gettext("%(game)s decks have no %(zone)s zone (zones: %(zones)s)") % {
+                                   "game": g.GAME_NAMES[game], "zone": repr(zone), "zones": ", ".join(g.GAME_ZONES[game])}))
             continue
         for code, count in entries.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                errors.append(_err("deck", "invalid_count", f"{zone}: count of {code} must be a positive whole number (got {count!r})",
+                errors.append(_err("deck", "invalid_count", gettext("%(zone)s: count of %(code)s must be a positive whole number (got %(value)s)") % {
+                                   "zone": zone, "code": code, "value": repr(count)},
                                    codes=[code]))
                 continue
             clean.setdefault(zone, {})
             clean[zone][code] = clean[zone].get(code, 0) + count
     if not sum(clean.get("main", {}).values()):
-        errors.append(_err("deck", "empty_deck", "the main deck is empty"))
+        errors.append(_err("deck", "empty_deck", gettext("the main deck is empty")))
     codes = sorted({code for entries in clean.values() for code in entries})
     found = {c.code: c for c in Card.objects.filter(game=game, code__in=codes)}
     missing = [c for c in codes if c not in found]
@@ -90,9 +93,9 @@ def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict
         wrong = [c for c in missing if c in elsewhere]
         unknown = [c for c in missing if c not in elsewhere]
         if unknown:
-            errors.append(_err("deck", "unknown_card", f"unknown {game} card code(s): {', '.join(unknown)}", codes=unknown))
+            errors.append(_err("deck", "unknown_card", gettext("unknown %(game)s card code(s): %(codes)s") % {"game": game, "codes": ", ".join(unknown)}, codes=unknown))
         if wrong:
-            errors.append(_err("deck", "wrong_game", "card(s) of another game: "
+            errors.append(_err("deck", "wrong_game", gettext("card(s) of another game: ")
                                + ", ".join(f"{c} ({elsewhere[c]})" for c in wrong), codes=wrong))
     if errors:
         raise PlaytestError(errors)
@@ -120,10 +123,12 @@ def _construction_errors(game: str, snapshot: Mapping[str, Any]) -> list[dict[st
         log.warning("rules.construction.validate_deck has an unexpected signature; skipping validation")
         return []
     problems = report.get("errors", []) if isinstance(report, Mapping) else getattr(report, "errors", report)
+    from decks.i18n import problem_message
+
     out = []
     for p in problems or []:
         d = p if isinstance(p, Mapping) else getattr(p, "as_dict", lambda p=p: {"message": str(p)})()
-        out.append(_err("deck", d.get("code", "invalid_deck"), d.get("message", str(d)), codes=list(d.get("cards", d.get("codes", [])))))
+        out.append(_err("deck", d.get("code", "invalid_deck"), problem_message(d, game) if d.get("code") else d.get("message", str(d)), codes=list(d.get("cards", d.get("codes", [])))))
     return out
 
 
@@ -142,25 +147,30 @@ def _check_limits(*, owner: Any, session_key: str, client_ip: str | None, games:
     anon = owner is None
     cap = conf.get("PLAYTEST_MAX_GAMES_ANON" if anon else "PLAYTEST_MAX_GAMES_USER")
     if isinstance(games, bool) or not isinstance(games, int):
-        raise PlaytestError([_err("games", "invalid", f"games must be a whole number (got {games!r})")])
+        raise PlaytestError([_err("games", "invalid", gettext("games must be a whole number (got %(value)s)") % {"value": repr(games)})])
     if games < 1:
-        raise PlaytestError([_err("games", "min_value", f"games must be at least 1 (got {games})")])
+        raise PlaytestError([_err("games", "min_value", gettext("games must be at least 1 (got %(value)s)") % {"value": games})])
     if games > cap:
-        hint = f"; signed-in users may run up to {conf.get('PLAYTEST_MAX_GAMES_USER'):,}" if anon else ""
-        raise PlaytestError([_err("games", "max_value", f"at most {cap:,} games per job{' for anonymous use' if anon else ''} "
-                                                        f"(asked for {games:,}){hint}", limit=cap)])
+        if anon:
+            message = gettext("at most %(cap)s games per job for anonymous use (asked for %(n)s); signed-in users "
+                              "may run up to %(user_cap)s") % {"cap": f"{cap:,}", "n": f"{games:,}",
+                                                                "user_cap": f"{conf.get('PLAYTEST_MAX_GAMES_USER'):,}"}
+        else:
+            message = gettext("at most %(cap)s games per job (asked for %(n)s)") % {"cap": f"{cap:,}", "n": f"{games:,}"}
+        raise PlaytestError([_err("games", "max_value", message, limit=cap)])
     max_turns = conf.get("PLAYTEST_MAX_TURN_CAP")
     if not 1 <= turn_cap <= max_turns:
-        raise PlaytestError([_err("turn_cap", "max_value", f"turn_cap must be between 1 and {max_turns} (got {turn_cap})",
+        raise PlaytestError([_err("turn_cap", "max_value", gettext("turn_cap must be between 1 and %(max)s (got %(value)s)") % {"max": max_turns, "value": turn_cap},
                                   limit=max_turns)])
     limit = conf.get("PLAYTEST_MAX_ACTIVE_ANON" if anon else "PLAYTEST_MAX_ACTIVE_USER")
     active = _active_jobs(owner=owner, session_key=session_key, client_ip=client_ip).count()
     if active >= limit:
-        who = "anonymous use (per browser session and address)" if anon else "your account"
+        who = gettext("anonymous use (per browser session and address)") if anon else gettext("your account")
         raise PlaytestError(
             [_err("non_field_errors", "too_many_active_jobs",
-                  f"{active} playtest job(s) already queued or running for {who}; the limit is {limit}. "
-                  "Wait for one to finish or cancel it.", limit=limit)],
+                  gettext("%(n)s playtest job(s) already queued or running for %(who)s; the limit is %(limit)s. "
+                          "Wait for one to finish or cancel it.") % {"n": active, "who": who, "limit": limit},
+                  limit=limit)],
             status=429, retry_after=30,
         )
 
@@ -169,28 +179,31 @@ def _resolve_options(game: str, engine: Any, pilot: str | None, options: Any) ->
     errors = []
     pilot = pilot or engine.default_pilot
     if pilot not in engine.pilots:
-        errors.append(_err("pilot", "invalid_choice", f"unknown pilot {pilot!r} for {game}; expected one of {', '.join(engine.pilots)}"))
+        errors.append(_err("pilot", "invalid_choice", gettext("unknown pilot %(pilot)s for %(game)s; expected one of %(pilots)s") % {
+            "pilot": repr(pilot), "game": game, "pilots": ", ".join(engine.pilots)}))
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise PlaytestError([_err("options", "invalid", "options must be an object")])
+        raise PlaytestError([_err("options", "invalid", gettext("options must be an object"))])
     defaults = dict(engine.default_options)
     clean: dict[str, Any] = {}
     for key, value in options.items():
         if key == "turn_cap":
-            errors.append(_err("options", "invalid", "set turn_cap as its own field, not inside options"))
+            errors.append(_err("options", "invalid", gettext("set turn_cap as its own field, not inside options")))
         elif key not in defaults:
             known = ", ".join(sorted(defaults)) or "none"
-            errors.append(_err("options", "unknown_option", f"unknown {game} goldfish option {key!r} (known: {known})"))
+            errors.append(_err("options", "unknown_option", gettext("unknown %(game)s goldfish option %(key)s (known: %(known)s)") % {
+                "game": game, "key": repr(key), "known": known}))
         else:
             want = type(defaults[key])
             ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
             if want is float and isinstance(value, int) and not isinstance(value, bool):
                 ok, value = True, float(value)
             if not ok:
-                errors.append(_err("options", "invalid", f"option {key!r} must be {want.__name__} (got {value!r})"))
+                errors.append(_err("options", "invalid", gettext("option %(key)s must be %(type)s (got %(value)s)") % {
+                    "key": repr(key), "type": want.__name__, "value": repr(value)}))
             elif isinstance(value, int | float) and value < 0:
-                errors.append(_err("options", "invalid", f"option {key!r} cannot be negative (got {value!r})"))
+                errors.append(_err("options", "invalid", gettext("option %(key)s cannot be negative (got %(value)s)") % {"key": repr(key), "value": repr(value)}))
             else:
                 clean[key] = value
     if errors:
@@ -231,15 +244,15 @@ def playtest_create(
     except KeyError:
         engine = None
     if game not in g.GAMES:
-        raise PlaytestError([_err("game", "unknown_game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")])
+        raise PlaytestError([_err("game", "unknown_game", gettext("unknown game %(game)s; expected one of %(games)s") % {"game": repr(game), "games": ", ".join(g.GAMES)})])
     if engine is None:
-        raise PlaytestError([_err("game", "no_engine", f"there is no goldfish engine for {g.GAME_NAMES[game]} yet")])
+        raise PlaytestError([_err("game", "no_engine", gettext("there is no goldfish engine for %(game)s yet") % {"game": g.GAME_NAMES[game]})])
     if turn_cap is None:
         turn_cap = int(engine.default_options.get("turn_cap", DEFAULT_TURN_CAP))
     if isinstance(turn_cap, bool) or not isinstance(turn_cap, int):
-        raise PlaytestError([_err("turn_cap", "invalid", f"turn_cap must be a whole number (got {turn_cap!r})")])
+        raise PlaytestError([_err("turn_cap", "invalid", gettext("turn_cap must be a whole number (got %(value)s)") % {"value": repr(turn_cap)})])
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise PlaytestError([_err("seed", "invalid", f"seed must be a whole number from 0 to 2^63-1 (got {seed!r})")])
+        raise PlaytestError([_err("seed", "invalid", gettext("seed must be a whole number from 0 to 2^63-1 (got %(value)s)") % {"value": repr(seed)})])
     _check_limits(owner=owner, session_key=session_key, client_ip=client_ip, games=games, turn_cap=turn_cap)
     pilot, opts = _resolve_options(game, engine, pilot, options)
     opts["turn_cap"] = turn_cap
@@ -250,7 +263,7 @@ def playtest_create(
     try:  # one game up front: options the engine refuses (e.g. out of range) are a 400, not a failed job
         play_game(deck_from_snapshot(game, snapshot), 0, 0, options=opts, pilot=pilot)
     except (ValueError, TypeError, KeyError) as exc:
-        raise PlaytestError([_err("options", "invalid", f"the {game} engine refused these settings: {exc}")]) from exc
+        raise PlaytestError([_err("options", "invalid", gettext("the %(game)s engine refused these settings: %(error)s") % {"game": game, "error": exc})]) from exc
     chunk_size = max(1, int(conf.get("PLAYTEST_CHUNK_SIZE")))
     with transaction.atomic():
         job = PlaytestJob.objects.create(
@@ -493,7 +506,7 @@ def playtest_cancel(*, job: PlaytestJob) -> bool:
 def playtest_delete(*, job: PlaytestJob) -> None:
     """Delete a finished job and its chunks. A queued or running job must be cancelled first."""
     if job.status in PlaytestJob.ACTIVE:
-        raise PlaytestError([_err("status", "active", f"the job is {job.status}; cancel it before deleting it")],
+        raise PlaytestError([_err("status", "active", gettext("the job is %(status)s; cancel it before deleting it") % {"status": job.status})],
                             status=409)
     job.delete()
 
@@ -541,10 +554,10 @@ def deck_source_from_text(*, game: str, text: str) -> dict[str, Any]:
     from rules.decktext import parse_deck_text
 
     if not isinstance(text, str) or not text.strip():
-        raise PlaytestError([_err("text", "required", "the deck list is empty")])
+        raise PlaytestError([_err("text", "required", gettext("the deck list is empty"))])
     parsed = parse_deck_text(text)
     if parsed.errors:
-        raise PlaytestError([_err("text", "parse_error", f"line {e.line}: {e.message}", line=e.line) for e in parsed.errors])
+        raise PlaytestError([_err("text", "parse_error", gettext("line %(line)s: %(message)s") % {"line": e.line, "message": e.message}, line=e.line) for e in parsed.errors])
     zones: dict[str, dict[str, int]] = {}
     for e in parsed.entries:
         zones.setdefault(e.zone, {})
@@ -564,7 +577,7 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
     if share:
         deck = deck_get_by_slug(str(share), user=user)
         if deck is None:
-            raise PlaytestError([_err("share", "not_found", f"no shared deck with the link {share!r}")], status=404)
+            raise PlaytestError([_err("share", "not_found", gettext("no shared deck with the link %(link)s") % {"link": repr(share)})], status=404)
         pinned = getattr(deck, "shared_version", None)
         if pinned is not None:
             version = pinned
@@ -572,12 +585,12 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
     else:
         deck = deck_get(deck_id=int(deck_id), user=user) if deck_id is not None else None
         if deck is None:
-            raise PlaytestError([_err("deck", "not_found", f"deck {deck_id} does not exist or is not yours to see")],
+            raise PlaytestError([_err("deck", "not_found", gettext("deck %(id)s does not exist or is not yours to see") % {"id": deck_id})],
                                 status=404)
         source = PlaytestJob.Source.DECK
     try:
         snap = deck_snapshot(deck=deck, version=version)
     except DeckVersion.DoesNotExist as exc:
-        raise PlaytestError([_err("version", "not_found", f"the deck has no version {version} (latest is {deck.version})")]) from exc
+        raise PlaytestError([_err("version", "not_found", gettext("the deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})]) from exc
     return {"game": deck.game, "zones": snap["zones"], "name": snap.get("name", deck.name), "source": source,
             "deck_id": deck.pk, "deck_version": snap.get("version"), "deck_slug": deck.slug if share is None else str(share)}

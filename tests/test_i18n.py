@@ -305,3 +305,26 @@ def test_card_page_shows_the_readers_language(client):
     assert "sendingeveryoneoff" in card.name_folded.split("\n")
     assert set(card_search(q="sending everyone").values_list("code", flat=True)) == {"TL/W01-001"}
     assert set(card_search(q="o:所有角色").values_list("code", flat=True)) == {"TL/W01-001"}
+
+
+@pytest.mark.django_db
+def test_playtest_api_errors_in_each_language(client, settings):
+    from tests.search_testdata import load_fixture_cards
+
+    settings.PLAYTEST_EXECUTOR = "inline"
+    load_fixture_cards()
+    text = (FIXTURES / "decks" / "ws-skylark.txt").read_text()
+    out = {}
+    for lang in ("en", "ja", "zh-hans"):
+        r = client.post("/api/v1/playtests/", {"game": "ws", "text": text, "games": 0}, content_type="application/json",
+                        HTTP_ACCEPT_LANGUAGE=lang)
+        assert r.status_code == 400, r.content
+        out[lang] = {e["code"]: e["message"] for e in r.json()["errors"]}
+        r = client.post("/api/v1/playtests/", {"game": "ws", "text": "4 NOPE-404\n", "games": 5},
+                        content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+        out[lang].update({e["code"]: e["message"] for e in r.json()["errors"]})
+    assert out["en"].keys() == out["ja"].keys() == out["zh-hans"].keys() >= {"min_value", "unknown_card"}
+    assert out["en"]["min_value"] == "games must be at least 1 (got 0)"
+    assert out["ja"]["min_value"] == "ゲーム数は 1 以上にしてください(受け取った値: 0)"
+    assert out["zh-hans"]["min_value"] == "局数至少为 1(收到 0)"
+    assert "NOPE-404" in out["ja"]["unknown_card"] and "不明" in out["ja"]["unknown_card"]
