@@ -75,7 +75,8 @@ class CardInfo:
 
     __slots__ = (
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
-        "cost", "cost_key", "min_pay", "base", "same_name", "up", "aggressive", "ap", "dp", "taxes",
+        "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
+        "ap", "dp", "sp", "taxes",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -99,11 +100,15 @@ class CardInfo:
         self.attr1 = self.attrs[0] if len(self.attrs) == 1 else None  # its attribute, if only one
         self.cost = cost_of(card)
         self.cost_key = tuple(self.cost.items())
+        self.symbols = tuple((a, n) for a, n in self.cost_key if a != STAR)  # attribute symbols
+        self.specific = sum(n for _, n in self.symbols)
+        self.star = self.cost.get(STAR, 0)  # star (無) symbols
         # the fewest cards any payment of the cost takes: one card gives one attribute
         symbols = sum(1 for a, n in self.cost_key if a != STAR and n > 0)
         self.min_pay = (symbols or 1) if sum(self.cost.values()) > 0 else 0
         self.ap = card.ap or 0
         self.dp = card.dp or 0
+        self.sp = card.sp or 0
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
@@ -113,9 +118,11 @@ class CardInfo:
         if self.is_char:
             self.base = 3.0 + self.ap + 0.1 * self.dp + (2.0 if self.aggressive else 0.0)
             self.same_name = "" if card.conversion_target else card.name
+            self.dup_value = 0.5 + 0.01 * self.ex  # its name is already on the field
+            self.free_value = self.base + 5.0  # an AF slot it may enter is free
         else:
             drawish = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
-            self.base = 2.0 if drawish else 1.0
+            self.base = self.dup_value = self.free_value = 2.0 if drawish else 1.0
             self.same_name = ""
 
 
@@ -500,14 +507,9 @@ class LyceeState(ScriptedState):
             names = self.field_view()[0]
             field = self.field
             free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
-            values = []
-            for info in self.hand_view()[0]:
-                if not info.is_char:
-                    values.append(info.base)
-                elif info.same_name in names:
-                    values.append(0.5 + 0.01 * info.ex)
-                else:
-                    values.append(info.base + 5.0 if info.af_mask & free_af else info.base)
+            values = [info.dup_value if info.same_name in names
+                      else info.free_value if info.af_mask & free_af else info.base
+                      for info in self.hand_view()[0]]
             order = memo["order"] = sorted(range(len(values)), key=values.__getitem__)  # stable
         return order
 
@@ -568,7 +570,7 @@ class LyceeState(ScriptedState):
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
-        yield from self.scenario(self._game())
+        return self.scenario(self._game())  # the generator itself (one delegation less per decision)
 
     def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
         """Run ``steps`` (the whole game, or one turn of a hand-built state, as scenario tests
@@ -726,7 +728,7 @@ class LyceeState(ScriptedState):
             if names is None:
                 names, free, free_mask = self.field_view()
             if info.is_char and not info.conversion:
-                if not info.mask & free_mask or any(n in names for n in info.own):
+                if not info.mask & free_mask or not names.isdisjoint(info.own):
                     continue
             elif not self._has_target(info.card, names, free):
                 continue
@@ -738,16 +740,12 @@ class LyceeState(ScriptedState):
                 # pooled mana minus this card's own: each symbol from its attribute, star from the rest
                 ex = info.ex
                 own = info.attr1
-                ok = True
-                specific = 0
-                for a, n in info.cost_key:
-                    if a != STAR:
-                        specific += n
-                        if pool.get(a, 0) - (ex if a == own else 0) < n:
-                            ok = False
-                            break
-                if ok and total - ex - specific >= cost.get(STAR, 0):
-                    fp[code] = turn
+                for a, n in info.symbols:
+                    if pool.get(a, 0) - (ex if a == own else 0) < n:
+                        break
+                else:
+                    if total - ex - info.specific >= info.star:
+                        fp[code] = turn
             elif _can_pay_m(cost, mana[:i] + mana[i + 1:]):
                 fp[code] = turn
 
@@ -798,8 +796,8 @@ class LyceeState(ScriptedState):
     def _recompute(self, c: Char, slot: int) -> None:
         """Printed values plus its item and the area of its slot (temporary changes dropped)."""
         if c.item is None and self.areas[slot] is None:
-            card = c.card
-            c.ap, c.dp, c.sp = card.ap or 0, card.dp or 0, card.sp or 0
+            info = c.info
+            c.ap, c.dp, c.sp = info.ap, info.dp, info.sp
             return
         iap, idp, isp = _stat_mods(c.item)
         aap, adp, asp = _stat_mods(self.areas[slot])
@@ -1146,7 +1144,7 @@ class GreedyPilot(ScriptedPilot):
                     if not (af_free or surplus > 0 or up):
                         continue
                     m = info.mask & free_mask
-                    if not m or any(n in names for n in info.own):
+                    if not m or not names.isdisjoint(info.own):
                         continue
                     slot = (m & -m).bit_length() - 1  # the first free slot it may enter
                 ap = info.ap
