@@ -64,6 +64,7 @@ FOLDING_TABLE = [
     # separators the names carry need not be typed
     ("クリムゾンフィナーレ", {"FT/W01-001"}),
     ("クリムゾン・フィナーレ", {"FT/W01-001"}),
+    ("クリムゾン　フィナーレ", {"FT/W01-001"}),  # the ideographic space an IME types separates two terms
     ("約束の場所", {"FT/W01-002"}),
     ("「約束」", {"FT/W01-002"}),
     ("夏祭り花火", {"FT/W01-003"}),
@@ -101,7 +102,8 @@ def test_a_match_never_spans_two_names(cjk):
 
 @pytest.mark.parametrize("localized, english", [
     ("パワー>=9000", "power>=9000"), ("力量>=9000", "power>=9000"), ("战斗力>=9000", "power>=9000"),
-    ("ＰＯＷＥＲ>=9000", "power>=9000"), ("レベル:3", "level:3"), ("等级:3", "level:3"), ("ソウル:2", "soul:2"),
+    ("ＰＯＷＥＲ>=9000", "power>=9000"), ("パワー＞＝9000", "power>=9000"), ("レベル：３", "level:3"),
+    ("色：green　レベル＜＝１", "color:green level<=1"), ("レベル:3", "level:3"), ("等级:3", "level:3"), ("ソウル:2", "soul:2"),
     ("魂:2", "soul:2"), ("灵魂值:2", "soul:2"), ("コスト<=0", "cost<=0"), ("费用<=0", "cost<=0"),
     ("トリガー:soul", "trigger:soul"), ("触发:soul", "trigger:soul"), ("色:green", "color:green"),
     ("颜色:green", "color:green"), ("テキスト:控え室", "o:控え室"), ("カード名:りりか", "n:りりか"),

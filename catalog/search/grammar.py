@@ -212,6 +212,12 @@ def _syntax_error(q: str, exc: UnexpectedInput) -> QueryError:
     return QueryError("syntax", str(exc).splitlines()[0], getattr(exc, "pos_in_stream", 0) or 0, q)
 
 
+# What a Japanese/Chinese input method types for the query syntax: the ideographic space between
+# terms and full-width operators (パワー＞＝9000, レベル：3). Mapped one character to one, so error
+# positions still point into the query as typed. (Values are folded anyway, see catalog.textnorm.)
+_IME_SYNTAX = str.maketrans({"\u3000": " ", "\u00a0": " ", "＞": ">", "＜": "<", "＝": "=", "！": "!", "：": ":"})
+
+
 def parse(q: str) -> Node | None:
     """Parse ``q`` into an AST (None for an empty query); raise ``QueryError`` with a position."""
     if len(q) > MAX_QUERY_LENGTH:
@@ -221,6 +227,7 @@ def parse(q: str) -> Node | None:
         )
     if "\x00" in q:
         raise QueryError("syntax", "the query contains a NUL character", q.index("\x00"), q)
+    q = q.translate(_IME_SYNTAX)
     _prescan(q)
     try:
         tree = _parser.parse(q)
