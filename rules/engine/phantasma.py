@@ -102,6 +102,47 @@ def modelled_effects(card: CardRecord) -> tuple[Mapping[str, Any], ...]:
     return hit[1]
 
 
+class CardInfo:
+    """What the engine and the pilot read from a card over and over, computed once per card
+    (records are immutable)."""
+
+    __slots__ = ("card", "code", "card_type", "is_battle", "is_char", "number", "values", "worth", "power",
+                 "char_value", "other_value", "effects", "buff")
+
+    def __init__(self, card: CardRecord) -> None:
+        self.card = card
+        self.code = card.code
+        self.card_type = t = card.card_type
+        self.is_battle = t == "battle"
+        self.is_char = t == "character"
+        self.number = f"{card.work}|{card.number or card.code}"  # the same-number rule
+        self.values = {a: getattr(card, a) or 0 for a in ATTRS}  # printed ability values
+        self.worth = max(self.values[a] for a in ATTRS)
+        self.power = self.worth + (card.mhp or 0) / 10  # the pilot's deploy preference (after _hit)
+        self.char_value = 5.0 + self.worth / 100.0  # hand value of a character (number not on my field)
+        self.effects = modelled_effects(card)
+        self.other_value = 3.0 if self.effects else 1.0  # hand value of an item / event / other card
+        cost = card.cost_detail
+        # an item / event the pilot may play to help an attack: modelled effects, no cost that rests
+        self.buff = (t in ("item", "event") and bool(self.effects)
+                     and not (cost and (cost.get("blue") or cost.get("red") or cost.get("hp"))))
+
+
+# Keyed by the record itself (``eq=False``: hashed and compared by identity). Each entry keeps its
+# card alive, so a key is never another card's; cleared wholesale when it grows too large.
+_INFO: dict[CardRecord, CardInfo] = {}
+
+
+def info_of(card: CardRecord) -> CardInfo:
+    """The card's ``CardInfo`` (cached)."""
+    info = _INFO.get(card)
+    if info is None:
+        if len(_INFO) > 50_000:
+            _INFO.clear()
+        info = _INFO[card] = CardInfo(card)
+    return info
+
+
 class Char:
     """A character in play: printed values, MHP (doubled for an ACE), damage + HP lost, modifiers."""
 
@@ -736,20 +777,22 @@ class GreedyPilot(ScriptedPilot):
 
     def d_main(self, state: PhantasmaState) -> tuple:
         hand = state.hand
+        get = _INFO.get
+        infos = [get(c) or info_of(c) for c in hand]
+        hand_battles = [info.card for info in infos if info.is_battle]
         # 1. battle cards: fill the row with the ones my characters hit hardest with
         if len(state.battle) < MAX_BATTLE:
             best = None
             best_w = -1
-            for c in hand:
-                if c.card_type == "battle":
-                    w = self._battle_worth(state, c)
-                    if w > best_w:
-                        best, best_w = c, w
+            for c in hand_battles:
+                w = self._battle_worth(state, c)
+                if w > best_w:
+                    best, best_w = c, w
             if best is not None:
                 return ("battle", best.code)
-        elif any(used for _, used in state.battle) and any(c.card_type == "battle" for c in hand):
+        elif hand_battles and any(used for _, used in state.battle):
             # a used battle card worse than one in hand makes room
-            hand_best = max(self._battle_worth(state, c) for c in hand if c.card_type == "battle")
+            hand_best = max(self._battle_worth(state, c) for c in hand_battles)
             worst_b, worst_w = -1, None
             for b, (card, used) in enumerate(state.battle):
                 w = self._battle_worth(state, card)
@@ -764,25 +807,32 @@ class GreedyPilot(ScriptedPilot):
             if usable:
                 attack = self._best_attack(state, usable)
         if attack is not None:
-            buff = self._buff(state, attack[1])
+            buff = self._buff(state, attack[1], infos)
             return buff or attack
         # 3. characters, paying by resting first; hand cards are discarded for one only if it can
         # hurt the dummy with a battle card I have (field or hand), or they are surplus anyway
         best = None
         best_key = None
-        numbers = None
         if len(state.vanguards) < MAX_VANGUARDS:
-            for c in hand:
-                if c.card_type != "character":
+            numbers = None
+            hits = None  # (attack attribute, the dummy's defense) of each battle card I have
+            for info in infos:
+                if not info.is_char:
                     continue
                 if numbers is None:
                     numbers = {ch.number for ch in state.chars()}
-                if f"{c.work}|{c.number or c.code}" in numbers:
+                    hits = self._hits(state, hand_battles)
+                if info.number in numbers:
                     continue
-                key = (self._hit(state, c), max(c.martial or 0, c.agility or 0, c.wisdom or 0, c.craft or 0,
-                                                c.poise or 0) + (c.mhp or 0) / 10)
+                values = info.values
+                hit = 0  # the most damage it could deal the dummy with one of my battle cards (_hit)
+                for a, d_def in hits:
+                    dealt = values[a] - d_def
+                    if dealt > hit:
+                        hit = dealt
+                key = (hit, info.power)
                 if best_key is None or key > best_key:
-                    best, best_key = c, key
+                    best, best_key = info.card, key
         if best is not None:
             values = state.hand_values()
             pays = state.payments(best, None, state.hand_order(values))
@@ -795,8 +845,18 @@ class GreedyPilot(ScriptedPilot):
         return ("end",)
 
     @staticmethod
+    def _hits(state: PhantasmaState, hand_battles: list[CardRecord]) -> list[tuple[str, int]]:
+        """(attack attribute, the dummy's defense value) of each of my battle cards, field then hand."""
+        d = state.dummy
+        dv = d.values
+        d_def = dv["def"] + d.def_mod
+        return [(b.attack_attribute, dv[b.defense_attribute] + d_def)
+                for b in [*(entry[0] for entry in state.battle), *hand_battles]]
+
+    @staticmethod
     def _hit(state: PhantasmaState, card: CardRecord) -> int:
-        """The most damage ``card`` could deal the dummy with one of my battle cards."""
+        """The most damage ``card`` could deal the dummy with one of my battle cards (``d_main``
+        computes it inline)."""
         d = state.dummy
         best = 0
         for b in [*(entry[0] for entry in state.battle), *(c for c in state.hand if c.card_type == "battle")]:
@@ -805,7 +865,7 @@ class GreedyPilot(ScriptedPilot):
                 best = dealt
         return best
 
-    def _buff(self, state: PhantasmaState, cid: int) -> tuple | None:
+    def _buff(self, state: PhantasmaState, cid: int, infos: list[CardInfo] | None = None) -> tuple | None:
         """An EX skill, item or event that helps the coming attack (paid without resting)."""
         if not state.ex_used:
             for ex in state.ex_area:
@@ -813,16 +873,14 @@ class GreedyPilot(ScriptedPilot):
                     tgt = self._buff_target(state, ex, cid)
                     if tgt is not None:
                         return ("ex", ex.code, tgt)
+        if infos is None:
+            infos = [info_of(c) for c in state.hand]
         order = None
-        for c in state.hand:
-            t = c.card_type
-            if (t != "item" and t != "event") or not c.effects:
+        for info in infos:
+            if not info.buff:  # an item / event with modelled effects whose cost rests nobody
                 continue
-            cost = c.cost_detail
-            if cost and (cost.get("blue") or cost.get("red") or cost.get("hp")):
-                continue  # it would rest a character that can attack
-            if not modelled_effects(c):
-                continue
+            c = info.card
+            t = info.card_type
             tgt = self._buff_target(state, c, cid)
             if tgt is None or (t == "item" and tgt not in state.item_targets(c)):
                 continue
@@ -848,11 +906,15 @@ class GreedyPilot(ScriptedPilot):
 
     @staticmethod
     def _battle_worth(state: PhantasmaState, card: CardRecord) -> int:
+        """The most damage one of my characters deals the dummy with ``card`` (``battle_damage``
+        inlined)."""
         best = 0
         d = state.dummy
         a, df = card.attack_attribute, card.defense_attribute
+        d_def = d.values[df] + d.values["def"] + d.def_mod
         for c in state.chars():
-            dealt = battle_damage(c, d, a, df)[0]
+            v = c.values
+            dealt = v[a] + v["atk"] + c.atk_mod - d_def
             if dealt > best:
                 best = dealt
         return best
