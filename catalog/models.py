@@ -14,10 +14,11 @@ from django.db import models
 from rules import games as g
 from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
 
+from .labels import TYPE_LABELS
 from .textnorm import fold, fold_names
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
-CARD_TYPE_CHOICES = [(t, t.replace("_", " ")) for t in g.ALL_CARD_TYPES]
+CARD_TYPE_CHOICES = [(t, TYPE_LABELS.get(t, t.replace("_", " "))) for t in g.ALL_CARD_TYPES]
 
 # Card fields whose list values are mirrored into CardFacet rows (facet name = field name).
 FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords")

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from catalog.labels import color_label, trigger_label, type_label
 from rules import games as g
 from rules.cards import CardRecord
 from rules.odds import cards_seen, p_at_least
@@ -173,13 +174,13 @@ def odds_groups(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         grp["codes"].add(code)
 
     for rec, n in main:
-        put(f"type:{rec.card_type}", f"any {rec.card_type.replace('_', ' ')}", rec.code, n)
+        put(f"type:{rec.card_type}", _("any %(type)s") % {"type": type_label(rec.card_type)}, rec.code, n)
         for c in rec.colors:
-            put(f"color:{c}", f"any {c} card", rec.code, n)
+            put(f"color:{c}", _("any %(color)s card") % {"color": color_label(c)}, rec.code, n)
         for a in rec.attributes:
-            put(f"attr:{a}", f"any {a} card", rec.code, n)
+            put(f"attr:{a}", _("any %(color)s card") % {"color": color_label(a)}, rec.code, n)
         for t in set(rec.triggers):
-            put(f"trigger:{t}", f"any card with a {t} trigger", rec.code, n)
+            put(f"trigger:{t}", _("any card with a %(trigger)s trigger") % {"trigger": trigger_label(t)}, rec.code, n)
     cards_list = [{"key": f"card:{rec.code}", "label": f"{rec.name} ({rec.code})", "copies": n, "codes": {rec.code}}
                   for rec, n in sorted(main, key=lambda x: x[0].name)]
     return cards_list + sorted(groups.values(), key=lambda x: x["key"])
@@ -193,7 +194,7 @@ def odds_selection(groups: list[dict[str, Any]], keys: list[str], zones: Mapping
         return None
     codes = set().union(*(grp["codes"] for grp in chosen))
     main = zones.get("main") or {}
-    return {"keys": [grp["key"] for grp in chosen], "label": " or ".join(grp["label"] for grp in chosen),
+    return {"keys": [grp["key"] for grp in chosen], "label": _(" or ").join(grp["label"] for grp in chosen),
             "copies": sum(main.get(c, 0) for c in codes)}
 
 

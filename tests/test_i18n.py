@@ -117,7 +117,7 @@ def english_sentences(lang_dir: str) -> list[str]:
     out = []
     for e in po_entries(BASE / "locale" / lang_dir / "LC_MESSAGES" / "django.po"):
         m = e["msgid"]
-        if m.count(" ") >= 2 and not re.search(r"[%{}<&]", m) and e["msgstr"][0] != m:
+        if len(m.split()) >= 3 and not re.search(r"[%{}<&]", m) and e["msgstr"][0] != m:
             out.append(m)
     return out
 

@@ -50,7 +50,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("game:lycee ap>=3 ability:dash slot:AF-C", gettext_noop("dash attackers that may enter the center attack slot")),
         ("game:lycee attr:snow dp>=3", gettext_noop("snow characters with 3 or more DP")),
         ("game:lycee t:character -slot:AF-L", gettext_noop("characters that cannot enter the left attack slot")),
-        ("game:lycee conversion:\"Shirayuki\"", "cards converting from Shirayuki"),
+        ("game:lycee conversion:\"Shirayuki\"", gettext_noop("cards converting from Shirayuki")),
         ("game:lycee t:item attr:moon", gettext_noop("moon items")),
     ],
 }

@@ -1,0 +1,50 @@
+"""Display names of the stored enumerations (card types, colors, attributes, WS triggers) in the
+user's language. The stored values and the query language keep the English codes; only what a page
+shows goes through here. Words follow locale/glossary/.
+"""
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
+TYPE_LABELS: dict[str, Promise] = {
+    "area": pgettext_lazy("card type", "area"), "battle": pgettext_lazy("card type", "battle"),
+    "character": pgettext_lazy("card type", "character"), "climax": pgettext_lazy("card type", "climax"),
+    "event": pgettext_lazy("card type", "event"), "ex_skill": pgettext_lazy("card type", "ex skill"),
+    "extra": pgettext_lazy("card type", "extra"), "item": pgettext_lazy("card type", "item"),
+    "scene": pgettext_lazy("card type", "scene"), "set": pgettext_lazy("card type", "set"),
+}
+COLOR_LABELS: dict[str, Promise] = {
+    "red": pgettext_lazy("color", "red"), "blue": pgettext_lazy("color", "blue"),
+    "yellow": pgettext_lazy("color", "yellow"), "green": pgettext_lazy("color", "green"),
+}
+ATTRIBUTE_LABELS: dict[str, Promise] = {
+    "martial": pgettext_lazy("attribute", "martial"), "agility": pgettext_lazy("attribute", "agility"),
+    "wisdom": pgettext_lazy("attribute", "wisdom"), "craft": pgettext_lazy("attribute", "craft"),
+    "poise": pgettext_lazy("attribute", "poise"), "earth": pgettext_lazy("attribute", "earth"),
+    "water": pgettext_lazy("attribute", "water"), "fire": pgettext_lazy("attribute", "fire"),
+    "wind": pgettext_lazy("attribute", "wind"), "light": pgettext_lazy("attribute", "light"),
+    "dark": pgettext_lazy("attribute", "dark"), "none": pgettext_lazy("attribute", "none"),
+    "snow": pgettext_lazy("attribute", "snow"), "moon": pgettext_lazy("attribute", "moon"),
+    "flower": pgettext_lazy("attribute", "flower"), "space": pgettext_lazy("attribute", "space"),
+    "sun": pgettext_lazy("attribute", "sun"), "star": pgettext_lazy("attribute", "star"),
+}
+TRIGGER_LABELS: dict[str, Promise] = {
+    "soul": pgettext_lazy("trigger", "soul"), "draw": pgettext_lazy("trigger", "draw"),
+    "pool": pgettext_lazy("trigger", "pool"), "comeback": pgettext_lazy("trigger", "comeback"),
+    "return": pgettext_lazy("trigger", "return"), "treasure": pgettext_lazy("trigger", "treasure"),
+    "shot": pgettext_lazy("trigger", "shot"), "gate": pgettext_lazy("trigger", "gate"),
+    "choice": pgettext_lazy("trigger", "choice"), "standby": pgettext_lazy("trigger", "standby"),
+}
+
+
+def type_label(value: str) -> str:
+    return str(TYPE_LABELS.get(value, value.replace("_", " ")))
+
+
+def color_label(value: str) -> str:
+    return str(COLOR_LABELS.get(value) or ATTRIBUTE_LABELS.get(value) or value)
+
+
+def trigger_label(value: str) -> str:
+    return str(TRIGGER_LABELS.get(value, value))
