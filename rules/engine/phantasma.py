@@ -107,7 +107,7 @@ class CardInfo:
     (records are immutable)."""
 
     __slots__ = ("card", "code", "card_type", "is_battle", "is_char", "number", "values", "worth", "power",
-                 "char_value", "other_value", "effects", "buff")
+                 "char_value", "other_value", "effects", "buff", "cost", "unpayable", "white", "blue")
 
     def __init__(self, card: CardRecord) -> None:
         self.card = card
@@ -123,6 +123,11 @@ class CardInfo:
         self.effects = modelled_effects(card)
         self.other_value = 3.0 if self.effects else 1.0  # hand value of an item / event / other card
         cost = card.cost_detail
+        self.cost = cost or {"white": card.cost or 0}
+        # red and HP symbols are ability costs: not modelled, such a card cannot be paid
+        self.unpayable = bool(self.cost.get("red") or self.cost.get("hp"))
+        self.white = self.cost.get("white", 0)
+        self.blue = self.cost.get("blue")
         # an item / event the pilot may play to help an attack: modelled effects, no cost that rests
         self.buff = (t in ("item", "event") and bool(self.effects)
                      and not (cost and (cost.get("blue") or cost.get("red") or cost.get("hp"))))
@@ -150,8 +155,8 @@ class Char:
 
     def __init__(self, card: CardRecord, is_ace: bool = False) -> None:
         self.card = card
-        self.values = {a: getattr(card, a) or 0 for a in ATTRS}
-        self.values["atk"] = self.values["def"] = 0
+        info = _INFO.get(card) or info_of(card)
+        self.values = {**info.values, "atk": 0, "def": 0}  # a copy: items fold into it
         self.mhp = (card.mhp or 0) * (2 if is_ace else 1)
         self.dmg = 0
         self.rested = True  # the ACE starts the game rested; other characters enter rested
@@ -159,8 +164,8 @@ class Char:
         self.def_mod = 0
         self.items: list[CardRecord] = []
         self.is_ace = is_ace
-        self.number = f"{card.work}|{card.number or card.code}"
-        self.worth = max(self.values[a] for a in ATTRS)
+        self.number = info.number
+        self.worth = info.worth
 
     def equip(self, item: CardRecord) -> None:
         """Items' attack/defense modifiers last while equipped: folded into the printed values."""
@@ -279,11 +284,13 @@ class PhantasmaState(ScriptedState):
 
     def standing(self) -> list[int]:
         """Standing character ids, weakest first (payments rest the weakest)."""
-        out = [] if self.ace.rested else [ACE]
-        out.extend(i + 1 for i, c in enumerate(self.vanguards) if not c.rested)
-        if len(out) > 1:
-            out.sort(key=lambda cid: (self.char(cid).worth, cid))
-        return out
+        ranked = [] if self.ace.rested else [(self.ace.worth, ACE)]
+        for i, c in enumerate(self.vanguards):
+            if not c.rested:
+                ranked.append((c.worth, i + 1))
+        if len(ranked) > 1:
+            ranked.sort()
+        return [cid for _, cid in ranked]
 
     def card_count(self) -> int:
         """Every card of the player's, wherever it is (tests: nothing is created or lost)."""
@@ -305,27 +312,25 @@ class PhantasmaState(ScriptedState):
         """How much the pilot wants to keep each hand card (by code); payments and the hand limit
         take the lowest first."""
         numbers = {c.number for c in self.chars()}
+        get = _INFO.get
+        infos = [get(c) or info_of(c) for c in self.hand]
         n_battle = len(self.battle)
-        for c in self.hand:
-            if c.card_type == "battle":
+        for info in infos:
+            if info.is_battle:
                 n_battle += 1
         battle_value = 4.0 if n_battle <= MAX_BATTLE else 2.0
         out: dict[str, float] = {}
-        for card in self.hand:
-            code = card.code
+        for info in infos:
+            code = info.code
             if code in out:
                 continue
-            t = card.card_type
-            if t == "battle":
+            if info.is_battle:
                 v = battle_value
-            elif t == "character":
-                if f"{card.work}|{card.number or code}" in numbers:
-                    v = 0.5  # the same number is already on my field
-                else:
-                    v = 5.0 + max(card.martial or 0, card.agility or 0, card.wisdom or 0, card.craft or 0,
-                                  card.poise or 0) / 100.0
+            elif info.is_char:
+                # 0.5: the same number is already on my field
+                v = 0.5 if info.number in numbers else info.char_value
             else:
-                v = 3.0 if modelled_effects(card) else 1.0
+                v = info.other_value  # 3 with modelled effects, else 1
             out[code] = v
         return out
 
@@ -341,13 +346,13 @@ class PhantasmaState(ScriptedState):
         two — rest standing characters first (weakest first), or discard hand cards first (least
         valuable first). White symbols take either; blue symbols rest a character of that attribute.
         Red and HP symbols are ability costs: a card carrying them cannot be paid (not modelled)."""
-        cost = card.cost_detail or {"white": card.cost or 0}
-        if cost.get("red") or cost.get("hp"):
+        info = _INFO.get(card) or info_of(card)
+        if info.unpayable:
             return []
         if standing is None:
             standing = self.standing()
-        white = cost.get("white", 0)
-        blue = cost.get("blue")
+        white = info.white
+        blue = info.blue
         rest: list[int] = []
         if blue:
             for attr, n in blue.items():
@@ -374,11 +379,11 @@ class PhantasmaState(ScriptedState):
 
     def can_pay(self, card: CardRecord, standing: list[int]) -> bool:
         """Whether ``payments(card)`` would offer anything (without building them)."""
-        cost = card.cost_detail or {"white": card.cost or 0}
-        if cost.get("red") or cost.get("hp"):
+        info = _INFO.get(card) or info_of(card)
+        if info.unpayable:
             return False
         free = len(standing)
-        blue = cost.get("blue")
+        blue = info.blue
         if blue:
             used: list[int] = []
             for attr, n in blue.items():
@@ -387,7 +392,7 @@ class PhantasmaState(ScriptedState):
                     return False
                 used.extend(got[:n])
             free -= len(used)
-        return cost.get("white", 0) <= free + len(self.hand) - 1
+        return info.white <= free + len(self.hand) - 1
 
     def _pay(self, card: CardRecord, pay: tuple[tuple[int, ...], tuple[str, ...]]) -> str:
         rest, discard = pay
@@ -564,30 +569,36 @@ class PhantasmaState(ScriptedState):
         self.damage_by_turn[-1] = self.counters["damage_dealt"] - dealt_before
 
     def _note_playable(self, turn: int) -> None:
+        """Record the first turn each hand card could be played (room or no same number on my
+        field, the cost payable), and the EX skills' (checked on turns with an unrecorded hand
+        card). Codes already recorded are not checked again."""
         fp = self.first_playable
-        pending = [c for c in self.hand if c.code not in fp]
-        if not pending:
-            return
-        numbers = {c.number for c in self.chars()}
+        get = _INFO.get
+        pending = False
+        numbers = None
         standing = None
-        for card in pending:
-            if card.code in fp:
+        for card in self.hand:
+            info = get(card) or info_of(card)
+            code = info.code
+            if code in fp:
                 continue
-            t = card.card_type
-            if t == "battle":
+            pending = True
+            if info.is_battle:
                 if len(self.battle) < MAX_BATTLE:
-                    fp[card.code] = turn
+                    fp[code] = turn
                 continue
-            if t == "character" and (len(self.vanguards) >= MAX_VANGUARDS
-                                     or f"{card.work}|{card.number or card.code}" in numbers):
-                continue
-            if t not in ("character", "item", "event"):
+            if info.is_char:
+                if numbers is None:
+                    numbers = {c.number for c in self.chars()}
+                if len(self.vanguards) >= MAX_VANGUARDS or info.number in numbers:
+                    continue
+            elif info.card_type not in ("item", "event"):
                 continue
             if standing is None:
                 standing = self.standing()
             if self.can_pay(card, standing):
-                fp[card.code] = turn
-        if not self.ex_used:
+                fp[code] = turn
+        if pending and not self.ex_used:
             for ex in self.ex_area:
                 if ex.code not in fp and self._ex_allowed(ex):
                     fp[ex.code] = turn
@@ -928,7 +939,13 @@ class GreedyPilot(ScriptedPilot):
         d_left = d.mhp - d.dmg
         d_def, d_atk = dv["def"] + d.def_mod, dv["atk"] + d.atk_mod
         losing_defeat = len(state.defeat) + 1 >= LOSS_DEFEATS
-        cards = [(b, state.battle[b][0].attack_attribute, state.battle[b][0].defense_attribute) for b in usable]
+        # (battle card index, attack attribute, defense attribute, the dummy's defense and attack)
+        cards = []
+        battle = state.battle
+        for b in usable:
+            card = battle[b][0]
+            a, df = card.attack_attribute, card.defense_attribute
+            cards.append((b, a, df, dv[df] + d_def, dv[a] + d_atk))
         best = None
         best_score = 0.0
         for cid, c in enumerate(state.chars()):
@@ -937,9 +954,9 @@ class GreedyPilot(ScriptedPilot):
             v = c.values
             c_atk, c_def = v["atk"] + c.atk_mod, v["def"] + c.def_mod
             c_left = c.mhp - c.dmg
-            for b, a, df in cards:
-                dealt = v[a] + c_atk - dv[df] - d_def
-                taken = dv[a] + d_atk - v[df] - c_def
+            for b, a, df, dd, da in cards:
+                dealt = v[a] + c_atk - dd
+                taken = da - v[df] - c_def
                 if dealt < 0:
                     dealt = 0
                 if taken < 0:
