@@ -13,7 +13,7 @@ from catalog.models import Card
 from rules.engine.core import _REGISTRY, get_engine
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-ENGINE_GAMES = ("ws", "pc")
+ENGINE_GAMES = ("ws", "pc", "phantasma", "chaos", "lycee")
 
 
 def load_catalog(game: str) -> int:
