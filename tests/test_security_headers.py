@@ -44,6 +44,8 @@ print("PROBE " + json.dumps(out))
 
 def _prod_env(tmp_path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CACHE_URL")}
+    # The browser fixture sets this for Playwright's event loop; production never has it.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_ALLOWED_HOSTS": "example.org",
