@@ -1,0 +1,177 @@
+"""Load test: gunicorn on PostgreSQL with ~100,000 cards, a fixed request mix from N concurrent
+users on loopback, for a bounded time. Prints throughput, p50/p95/p99 per kind and overall, errors.
+
+    .venv/bin/python bench/load.py [--db postgres://postgres@127.0.0.1:5432/h4bench] [--users 50]
+                                   [--seconds 30] [--workers 3] [--threads 8] [--max-requests 200000]
+
+The database must hold the cards already (clone one: ``createdb -T h3bench h4bench``, or fill it with
+``manage.py generate_cards``); the script migrates it, adds one public deck per game for the deck
+page and validates, starts gunicorn on 127.0.0.1 (production settings, throttling raised out of
+the way: this measures the site, not the rate limit), runs the mix and stops gunicorn.
+Mix (weights): search 40 (API ``q`` queries), card detail 30 (API), deck validate 15 (API POST),
+deck page 15 (HTML, ``/decks/<id>/``). Each user waits ``--think`` seconds (mean) between requests
+like a person reading a page; ``--think 0`` sends flat out and measures the saturation throughput. Only 127.0.0.1 is contacted; loops are bounded in time
+and count. Not a test.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+HOST, PORT = "127.0.0.1", 8765
+QUERIES = ["game:ws power>=9000", "name:runner", "game:pc cost<=2", "t:character game:chaos", "captain",
+           "game:lycee ap>=2", "game:phantasma mhp>=300", "o:draw game:ws", "maid", "game:ws level:3 soul>=2"]
+
+
+def prepare(db: str) -> dict:
+    os.environ["DATABASE_URL"] = db
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from catalog.models import Card
+    from decks.models import Deck
+    from decks.services import deck_create
+
+    call_command("migrate", verbosity=0)
+    n = Card.objects.count()
+    if n < 1000:
+        raise SystemExit(f"{db} holds {n} cards; fill it first (createdb -T h3bench, or generate_cards)")
+    user, _ = get_user_model().objects.get_or_create(username="loadtest")
+    decks, texts = [], []
+    for game in ("ws", "pc", "chaos", "lycee", "phantasma"):
+        codes = list(Card.objects.filter(game=game).order_by("pk").values_list("code", flat=True)[:20])
+        zones = {"main": {c: 2 for c in codes}}
+        deck = Deck.objects.filter(owner=user, game=game).first() or deck_create(
+            owner=user, game=game, name=f"load {game}", zones=zones, visibility="public")
+        decks.append(deck.pk)
+        texts.append((game, "\n".join(f"2 {c}" for c in codes)))
+    sample = list(Card.objects.order_by("?").values_list("game", "code")[:500])
+    return {"cards": n, "decks": decks, "texts": texts, "sample": sample}
+
+
+def start_server(db: str, workers: int, threads: int) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": db, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+           "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_ALLOWED_HOSTS": HOST,
+           "API_THROTTLE_ANON": "100000000/minute", "API_THROTTLE_USER": "100000000/minute",
+           "DATABASE_CONN_MAX_AGE": "600", "DJANGO_LOG_LEVEL": "ERROR"}
+    cmd = [str(Path(sys.executable).with_name("gunicorn")), "config.wsgi", "-b", f"{HOST}:{PORT}", "-w", str(workers),
+           "-k", "gthread", "--threads", str(threads), "--log-level", "warning", "--backlog", "512", "--keep-alive", "75"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+    import httpx
+
+    for _ in range(100):
+        try:
+            if httpx.get(f"http://{HOST}:{PORT}/api/v1/cards/?page_size=1", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("gunicorn did not answer")
+
+
+async def run(data: dict, users: int, seconds: float, max_requests: int, think: float = 0.0) -> dict:
+    import httpx
+
+    kinds = ["search"] * 40 + ["card"] * 30 + ["validate"] * 15 + ["deck"] * 15
+    lat: dict[str, list[float]] = {k: [] for k in set(kinds)}
+    errors: dict[str, int] = {}
+    deadline = time.perf_counter() + seconds
+    sent = 0
+    limits = httpx.Limits(max_connections=users, max_keepalive_connections=users)
+
+    async def user(i: int, client: httpx.AsyncClient) -> None:
+        nonlocal sent
+        rng = random.Random(i)
+        while time.perf_counter() < deadline and sent < max_requests:
+            sent += 1
+            kind = rng.choice(kinds)
+            if kind == "search":
+                req = client.get("/api/v1/cards/", params={"q": rng.choice(QUERIES)})
+            elif kind == "card":
+                game, code = rng.choice(data["sample"])
+                req = client.get(f"/api/v1/cards/{game}/{code}/")
+            elif kind == "validate":
+                game, text = rng.choice(data["texts"])
+                req = client.post("/api/v1/decks/validate/", json={"game": game, "text": text})
+            else:
+                req = client.get(f"/decks/{rng.choice(data['decks'])}/")
+            t = time.perf_counter()
+            try:
+                r = await req
+                ok = r.status_code == 200
+                label = str(r.status_code)
+            except httpx.HTTPError as exc:
+                ok, label = False, type(exc).__name__
+            lat[kind].append(time.perf_counter() - t)
+            if not ok:
+                errors[f"{kind} {label}"] = errors.get(f"{kind} {label}", 0) + 1
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+
+    async with httpx.AsyncClient(base_url=f"http://{HOST}:{PORT}", limits=limits, timeout=30) as client:
+        t0 = time.perf_counter()
+        await asyncio.gather(*(user(i, client) for i in range(users)))
+        wall = time.perf_counter() - t0
+    return {"lat": lat, "errors": errors, "wall": wall}
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1] * 1000 if len(values) > 1 else values[0] * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/h4bench")
+    ap.add_argument("--users", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--workers", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean seconds each user waits between requests (uniform 0.5x-1.5x); 0 = flat out")
+    args = ap.parse_args()
+    data = prepare(args.db)
+    server = start_server(args.db, args.workers, args.threads)
+    try:
+        asyncio.run(run(data, min(args.users, 10), 3, 2000))  # warm-up: connections, caches
+        res = asyncio.run(run(data, args.users, args.seconds, args.max_requests, args.think))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    everything = [x for v in res["lat"].values() for x in v]
+    total = len(everything)
+    print(f"machine: {platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"{data['cards']} cards; gunicorn {args.workers} workers x {args.threads} threads; "
+          f"{args.users} users, think time {args.think:g}s, for {res['wall']:.1f}s")
+    print(f"{'kind':10} {'requests':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+    for kind in ("search", "card", "validate", "deck"):
+        v = res["lat"][kind]
+        print(f"{kind:10} {len(v):9d} {pct(v, 50):8.1f} {pct(v, 95):8.1f} {pct(v, 99):8.1f}")
+    print(f"{'all':10} {total:9d} {pct(everything, 50):8.1f} {pct(everything, 95):8.1f} {pct(everything, 99):8.1f}")
+    print(f"throughput: {total / res['wall']:.1f} requests/s; errors: {sum(res['errors'].values())} "
+          f"{res['errors'] or ''}")
+    p95 = pct(everything, 95)
+    print(f"target (zero errors, p95 < 100 ms): {'met' if p95 < 100 and not res['errors'] else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
