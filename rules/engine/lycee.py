@@ -76,7 +76,7 @@ class CardInfo:
     __slots__ = (
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
-        "ap", "dp", "sp", "taxes",
+        "ap", "dp", "sp", "taxes", "event_gain",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -112,6 +112,10 @@ class CardInfo:
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
+        # an event: the cards its modelled draw / mill effects gain when played
+        self.event_gain = sum(int(e.get("n", 1)) for e in card.effects
+                              if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play"
+                              ) if card.card_type == "event" else 0
         # the pilot's static value: characters 3 + AP + DP/10 (+2 Aggressive), other cards 1
         # (2 with a modelled draw / mill); the name the same-name rule checks ("" for a conversion,
         # which replaces its target)
@@ -1181,15 +1185,12 @@ class GreedyPilot(ScriptedPilot):
         if best is not None:
             return best
         # 3. events with modelled draw / mill effects that gain more cards than they cost
-        for card in hand:
-            if card.card_type != "event" or not card.effects:
-                continue
-            gain = sum(int(e.get("n", 1)) for e in card.effects
-                       if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play")
+        for info in infos:
+            gain = info.event_gain
             if gain:
-                pay = state.payment_for(cost_of(card), card.code)
+                pay = state.payment_for(info.cost, info.code)
                 if pay is not None and gain > len(pay):
-                    return ("event", card.code)
+                    return ("event", info.code)
         return None
 
 
