@@ -37,6 +37,7 @@ GAME = "lycee"
 SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
 SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
 ALL_SLOTS = tuple(range(6))
+LOWEST_SLOT = tuple((m & -m).bit_length() - 1 for m in range(64))  # the lowest slot of a slot mask
 HAND_LIMIT = 7
 STAR = "star"
 STEP_KEYWORDS = ("step", "sidestep", "orderstep", "jump")
@@ -77,6 +78,7 @@ class CardInfo:
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "taxes", "event_gain",
+        "attack_score", "step_score", "filler_score",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -112,6 +114,10 @@ class CardInfo:
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
+        # the pilot's deploy scores: into an AF slot, into DF to step up later, as a filler
+        self.attack_score = 20.0 + 2 * self.ap + (5.0 if self.aggressive else 0.0)
+        self.step_score = 10.0 + self.ap
+        self.filler_score = 1.0 + 0.1 * self.dp
         # an event: the cards its modelled draw / mill effects gain when played
         self.event_gain = sum(int(e.get("n", 1)) for e in card.effects
                               if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play"
@@ -1150,18 +1156,17 @@ class GreedyPilot(ScriptedPilot):
                     m = info.mask & free_mask
                     if not m or not names.isdisjoint(info.own):
                         continue
-                    slot = (m & -m).bit_length() - 1  # the first free slot it may enter
-                ap = info.ap
-                if slot < 3 and ap > 0:
-                    score = 20.0 + 2 * ap + (5.0 if info.aggressive else 0.0)
+                    slot = LOWEST_SLOT[m]  # the first free slot it may enter
+                if slot < 3 and info.ap > 0:
+                    score = info.attack_score
                 elif up and field[slot - 3] is None:
-                    score = 10.0 + ap
+                    score = info.step_score
                 elif surplus > 0:
-                    score = 1.0 + 0.1 * info.dp
+                    score = info.filler_score
                 else:
                     continue
                 if info.conversion:
-                    score += ap - (field[slot].card.ap or 0)
+                    score += info.ap - (field[slot].card.ap or 0)
                 candidates.append((score, -i, slot, info))
             if candidates:
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
