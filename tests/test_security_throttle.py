@@ -180,3 +180,10 @@ def test_two_worker_processes_share_one_budget_through_redis():
         redis.Redis.from_url(REDIS_TEST_URL).flushdb()
     # compare without jobs answers 400, counted all the same
     assert first == [400, 400, 400] and second == [400, 429, 429], (first, second)
+
+
+@pytest.mark.django_db
+def test_playtest_listing_counts_against_the_anonymous_rate(rates):
+    rates(anon="2/minute")
+    c = APIClient()
+    assert [c.get("/api/v1/playtests/").status_code for _ in range(3)] == [200, 200, 429]

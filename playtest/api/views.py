@@ -80,7 +80,8 @@ class PlaytestListCreateView(ListAPIView):
         return playtest_list(user=self.request.user, session_key=session_key(self.request), filters=self.request.query_params)
 
     def get_throttles(self):
-        return [PlaytestCreateThrottle()] if self.request.method == "POST" else []
+        # Listing counts against the general API rates like every other endpoint (it had none).
+        return [PlaytestCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
 
     def throttled(self, request: Request, wait: float | None) -> None:
         raise Throttled(wait, detail="too many playtest jobs started recently"
