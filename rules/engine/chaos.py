@@ -671,11 +671,9 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate, me, opp",
         "dummy_deck_size": "cards in the dummy's deck, its partner included (default 50)",
         "dummy_partner_copies": "further copies of the dummy partner's title+name in its deck (default 3); "
                                 "deck damage stops on each",
-        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
     },
     ratios={
         "deck_damage_per_attack": ("deck_damage", "attacks"),

@@ -267,6 +267,13 @@ def who_goes_first(option: str, rng: random.Random, index: int) -> bool:
     raise ValueError(f"unknown 'first' option {option!r}; expected random, alternate, me or opp")
 
 
+COMMON_OPTIONS: dict[str, str] = {
+    "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
+             "(first in even-numbered games), me, opp",
+    "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+}
+
+
 @dataclass(frozen=True)
 class GameEngine:
     """A game's registration: how to start a game and which pilots it offers."""
@@ -285,6 +292,10 @@ class GameEngine:
     # ratio or per-turn series for reports. ``RunStats.summary()`` reads them by game code.
     ratios: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     describe_extras: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Options every engine understands are described once, here; a game may refine them.
+        object.__setattr__(self, "describe_options", {**COMMON_OPTIONS, **self.describe_options})
 
     @property
     def default_pilot(self) -> str:

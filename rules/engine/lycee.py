@@ -1216,10 +1216,8 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate, me, opp",
         "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
         "opp_field": "scenario tests only: {slot: card} characters the dummy fields (they defend and support)",
-        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
     },
     ratios={
         "milled_per_attack": ("milled", "attacks"),

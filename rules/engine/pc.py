@@ -718,10 +718,7 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
-                 "(first in even-numbered games), me, opp",
         "goldfish_life": "the goldfish's starting life (default 25)",
-        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
     },
     ratios={
         "life_per_attack": ("life_taken", "attacks"),

@@ -1042,11 +1042,9 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate, me, opp",
         "dummy_mhp": "the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP",
         **{f"dummy_{a}": f"the dummy ACE's {a} value; default: the catalog's median" for a in ATTRS},
         "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
-        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
     },
     catalog_options=catalog_options,
     ratios={

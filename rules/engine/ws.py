@@ -1002,10 +1002,7 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
-                 "(first in even-numbered games), me, opp",
         "dummy_climaxes": "climaxes in the goldfish's 50-card dummy deck (default 8)",
-        "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
     },
     ratios={
         "damage_per_attack": ("damage_dealt", "attacks"),
