@@ -25,6 +25,32 @@ CHUNK = 900
 BATCH = 500
 
 
+# Tables whose planner statistics a bulk write makes stale.
+ANALYZED_TABLES = ("catalog_card", "catalog_cardfacet", "catalog_cardprinting")
+
+
+def catalog_analyze(*, changed: int | None = None) -> bool:
+    """Refresh PostgreSQL's planner statistics of the card tables after a bulk write.
+
+    Without it the first searches after a large import are planned on stale statistics (a
+    100,000-card import left the planner expecting 16 rows where 12,790 matched: a 15 ms sort instead
+    of a 0.2 ms index walk) until autovacuum's next pass. ``changed``: rows written; the tables are
+    analysed when that is at least autovacuum's own rule (50 + 10% of the table), always when
+    ``None``. Returns whether ANALYZE ran; a no-op on SQLite (its planner keeps no such statistics).
+    """
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        if changed is not None:
+            cursor.execute("SELECT GREATEST(reltuples, 0) FROM pg_class WHERE relname = 'catalog_card'")
+            row = cursor.fetchone()
+            rows = float(row[0]) if row else 0.0
+            if changed < 50 + 0.1 * rows:
+                return False
+        cursor.execute(f"ANALYZE {', '.join(ANALYZED_TABLES)}")
+    return True
+
+
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
     for i in range(0, len(items), size):
         yield items[i:i + size]
@@ -150,6 +176,7 @@ class ImportSummary:
     merge: bool = False
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     written: bool = False
+    analyzed: bool = False  # PostgreSQL planner statistics refreshed after a large write
     seconds: float = 0.0
 
     @property
@@ -170,6 +197,7 @@ class ImportSummary:
             "dry_run": self.dry_run,
             "allow_skips": self.allow_skips,
             "written": self.written,
+            "analyzed": self.analyzed,
             "read": self.read,
             "created": self.created,
             "updated": self.updated,
@@ -329,6 +357,8 @@ def card_import(
         summary.seconds = time.perf_counter() - started
         return summary
     summary.written = not dry_run
+    if summary.written:
+        summary.analyzed = catalog_analyze(changed=summary.created + summary.updated)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from catalog.models import Card, CardFacet
+from catalog.services import catalog_analyze
 from rules import games as g
 
 SYLLABLES = ("ka", "ri", "mo", "to", "sa", "na", "mi", "yu", "ki", "ha", "ru", "ta", "shi", "ne", "ra", "ko", "ai", "ren")
@@ -225,4 +226,6 @@ class Command(BaseCommand):
                           for f, v in dict.fromkeys(c.facet_values())]
                 CardFacet.objects.bulk_create(facets, batch_size=5000)
             made += n
+        if catalog_analyze():
+            self.stdout.write("refreshed the planner statistics (ANALYZE)")
         self.stdout.write(f"generated {made} cards in {time.perf_counter() - start:.1f}s")
