@@ -1,12 +1,12 @@
 """Load test: gunicorn on PostgreSQL with ~100,000 cards, a fixed request mix from N concurrent
 users on loopback, for a bounded time. Prints throughput, p50/p95/p99 per kind and overall, errors.
 
-    .venv/bin/python bench/load.py [--db postgres://postgres@127.0.0.1:5432/h4bench] [--users 50]
-                                   [--seconds 30] [--workers 3] [--threads 8] [--max-requests 200000]
+    .venv/bin/python bench/load.py [--db postgres://postgres@127.0.0.1:5432/loadbench] [--cards 100000]
+                                   [--users 50] [--think 1] [--seconds 30] [--workers 3] [--threads 8]
 
-The database must hold the cards already (clone one: ``createdb -T h3bench h4bench``, or fill it with
-``manage.py generate_cards``); the script migrates it, adds one public deck per game for the deck
-page and validates, starts gunicorn on 127.0.0.1 (production settings, throttling raised out of
+The script creates the database if needed, migrates it, tops it up to ``--cards`` synthetic cards
+(``manage.py generate_cards``, which analyses the tables after), adds one public deck per game for
+the deck page and validates, starts gunicorn on 127.0.0.1 (production settings, throttling raised out of
 the way: this measures the site, not the rate limit), runs the mix and stops gunicorn.
 Mix (weights): search 40 (API ``q`` queries), card detail 30 (API), deck validate 15 (API POST),
 deck page 15 (HTML, ``/decks/<id>/``). Each user waits ``--think`` seconds (mean) between requests
@@ -35,7 +35,20 @@ QUERIES = ["game:ws power>=9000", "name:runner", "game:pc cost<=2", "t:character
            "game:lycee ap>=2", "game:phantasma mhp>=300", "o:draw game:ws", "maid", "game:ws level:3 soul>=2"]
 
 
-def prepare(db: str) -> dict:
+def ensure_database(db: str) -> None:
+    """Create the PostgreSQL database named in ``db`` if it does not exist yet."""
+    import psycopg
+    from psycopg import sql
+
+    base, _, name = db.rpartition("/")
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created database {name}")
+
+
+def prepare(db: str, cards: int) -> dict:
+    ensure_database(db)
     os.environ["DATABASE_URL"] = db
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -50,8 +63,11 @@ def prepare(db: str) -> dict:
 
     call_command("migrate", verbosity=0)
     n = Card.objects.count()
-    if n < 1000:
-        raise SystemExit(f"{db} holds {n} cards; fill it first (createdb -T h3bench, or generate_cards)")
+    if n < cards:  # top up with synthetic cards (about 50 s for 100,000 on this machine); analyses after
+        real = Card.objects.exclude(code__startswith="SYN").count()
+        print(f"{db} holds {n} cards; generating {cards - real} synthetic ones")
+        call_command("generate_cards", count=cards - real, clear=True)
+        n = Card.objects.count()
     user, _ = get_user_model().objects.get_or_create(username="loadtest")
     decks, texts = [], []
     for game in ("ws", "pc", "chaos", "lycee", "phantasma"):
@@ -99,6 +115,8 @@ async def run(data: dict, users: int, seconds: float, max_requests: int, think: 
     async def user(i: int, client: httpx.AsyncClient) -> None:
         nonlocal sent
         rng = random.Random(i)
+        if think:  # users arrive spread over one think time, not all in the same millisecond
+            await asyncio.sleep(rng.uniform(0, think))
         while time.perf_counter() < deadline and sent < max_requests:
             sent += 1
             kind = rng.choice(kinds)
@@ -132,6 +150,16 @@ async def run(data: dict, users: int, seconds: float, max_requests: int, think: 
     return {"lat": lat, "errors": errors, "wall": wall}
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU jiffies of the whole machine so far (/proc/stat; zeros elsewhere)."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return sum(fields) - idle, sum(fields)
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -140,7 +168,9 @@ def pct(values: list[float], p: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/h4bench")
+    ap.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/loadbench",
+                    help="PostgreSQL database (created if missing)")
+    ap.add_argument("--cards", type=int, default=100_000, help="fill the database up to this many cards first")
     ap.add_argument("--users", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=3)
@@ -149,14 +179,19 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean seconds each user waits between requests (uniform 0.5x-1.5x); 0 = flat out")
     args = ap.parse_args()
-    data = prepare(args.db)
+    data = prepare(args.db, args.cards)
     server = start_server(args.db, args.workers, args.threads)
     try:
         asyncio.run(run(data, min(args.users, 10), 3, 2000))  # warm-up: connections, caches
+        busy0, total0 = machine_busy()
+        client0 = time.process_time()
         res = asyncio.run(run(data, args.users, args.seconds, args.max_requests, args.think))
+        client_cpu = time.process_time() - client0
+        busy1, total1 = machine_busy()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+    server_cpu = sum(os.times()[2:4])  # gunicorn master + its workers (reaped), incl. warm-up
     everything = [x for v in res["lat"].values() for x in v]
     total = len(everything)
     print(f"machine: {platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}; "
@@ -169,6 +204,10 @@ def main() -> None:
     print(f"{'all':10} {total:9d} {pct(everything, 50):8.1f} {pct(everything, 95):8.1f} {pct(everything, 99):8.1f}")
     print(f"throughput: {total / res['wall']:.1f} requests/s; errors: {sum(res['errors'].values())} "
           f"{res['errors'] or ''}")
+    busy = (busy1 - busy0) / (total1 - total0) if total1 > total0 else float("nan")
+    print(f"CPU: machine {100 * busy:.0f}% busy ({os.cpu_count()} cores) during the run; load generator "
+          f"{1000 * client_cpu / max(total, 1):.1f} ms/request; gunicorn {1000 * server_cpu / max(total, 1):.1f} ms/request "
+          f"(incl. warm-up); the rest is PostgreSQL and the system")
     p95 = pct(everything, 95)
     print(f"target (zero errors, p95 < 100 ms): {'met' if p95 < 100 and not res['errors'] else 'MISSED'}")
 
