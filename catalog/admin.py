@@ -35,7 +35,7 @@ class CardAdmin(admin.ModelAdmin):
     inlines = [PrintingInline]
     fieldsets = [
         (None, {"fields": ("game", "code", "name", "alt_names", "card_type", "rarity", "set_code", "work", "number")}),
-        ("Look", {"fields": ("colors", "attributes", "traits", "text", "flavor", "text_modelled", "keywords", "effects")}),
+        ("Look", {"fields": ("colors", "attributes", "traits", "text", "flavor", "translations", "text_modelled", "keywords", "effects")}),
         ("Cost", {"fields": ("level", "cost", "cost_detail")}),
         ("Prism Connect", {"classes": ["collapse"], "fields": ("cp", "rank", "bonus_mark", "connect_attack")}),
         ("Phantasmagoria", {"classes": ["collapse"], "fields": (

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import MISSING, fields
 from typing import Any
 
-from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord
+from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, translation_errors
 
 LIST_FIELDS: tuple[str, ...] = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "alt_names")
 BOOL_FIELDS: tuple[str, ...] = ("text_modelled", "counter")
 INT_FIELDS: tuple[str, ...] = NUMERIC_STATS
-JSON_FIELDS: tuple[str, ...] = ("keywords", "effects", "cost_detail")
+JSON_FIELDS: tuple[str, ...] = ("keywords", "effects", "cost_detail", "translations")
 STR_FIELDS: tuple[str, ...] = tuple(
     sorted(CARD_FIELDS - set(LIST_FIELDS) - set(BOOL_FIELDS) - set(INT_FIELDS) - set(JSON_FIELDS))
 )
@@ -27,7 +27,7 @@ STRIPPED_FIELDS: frozenset[str] = frozenset({"game", "code", "name", "card_type"
 # The documented column / key order (the JSON and CSV exporters write fields in this order).
 FIELD_ORDER: tuple[str, ...] = (
     "game", "code", "name", "card_type", "alt_names", "rarity", "set_code", "work", "number",
-    "colors", "attributes", "traits", "text", "flavor", "text_modelled", "keywords", "effects",
+    "colors", "attributes", "traits", "text", "flavor", "translations", "text_modelled", "keywords", "effects",
     "level", "cost", "cost_detail",
     "cp", "rank", "bonus_mark", "connect_attack",
     "mhp", "martial", "agility", "wisdom", "craft", "poise", "attack_attribute", "defense_attribute", "ex_condition",
@@ -50,7 +50,7 @@ def _defaults() -> dict[str, Any]:
             continue
         if f.name in LIST_FIELDS or f.name in ("keywords", "effects"):
             out[f.name] = []
-        elif f.name == "cost_detail":
+        elif f.name in ("cost_detail", "translations"):
             out[f.name] = {}
         elif f.default is not MISSING:
             out[f.name] = f.default
@@ -162,7 +162,39 @@ def card_normalize(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
                 problems.append((name, f"cost_detail must be an object, got {value!r}"))
                 continue
             value = {str(k): (dict(v) if isinstance(v, Mapping) else v) for k, v in value.items()}
+        elif name == "translations":
+            value, found = _translations(value)
+            if found:
+                problems.extend(found)
+                continue
         out[name] = value
+    return out, problems
+
+
+def _translations(value: Any) -> tuple[dict[str, dict[str, str]], list[tuple[str, str]]]:
+    """The canonical ``translations``: language codes in lower case with ``-`` (``zh_Hans`` →
+    ``zh-hans``), names stripped, empty parts and empty languages left out."""
+    if value is None:
+        return {}, []
+    if not isinstance(value, Mapping):
+        return {}, translation_errors(value)
+    out: dict[str, dict[str, str]] = {}
+    problems: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for lang, t in value.items():
+        code = lang.strip().lower().replace("_", "-") if isinstance(lang, str) else lang
+        if isinstance(code, str):
+            if code in seen:
+                problems.append(("translations", f"translations: language {code!r} is given twice ({lang!r})"))
+                continue
+            seen.add(code)
+        found = translation_errors({code: t})
+        if found:
+            problems.extend(found)
+            continue
+        parts = {k: (v.strip() if k == "name" else v) for k, v in t.items() if v.strip()}
+        if parts:
+            out[code] = parts
     return out, problems
 
 

@@ -118,8 +118,8 @@ class Card(models.Model):
 
     # Search forms (catalog.textnorm.fold) of name + alternate names and of the text, written on
     # every save/bulk write/import; the search matches these (trigram-indexed on PostgreSQL).
-    # The name and text in other languages than printed: {"en": {"name": ..., "text": ...}, "ja": ...}
-    # (language codes of settings.LANGUAGES, plus "ko"); the card page shows the user's language.
+    # The name, text and flavor in other languages than printed: {"en": {"name", "text", "flavor"}, "ja": ...}
+    # (lower-case language codes, rules.cards.translation_errors); the card page shows the user's language.
     translations = models.JSONField(default=dict, blank=True, help_text='{"en": {"name": "...", "text": "..."}}')
     name_folded = models.TextField(blank=True, default="", editable=False)
     text_folded = models.TextField(blank=True, default="", editable=False)
@@ -151,13 +151,15 @@ class Card(models.Model):
         self.text_folded = "\n".join(f for f in (fold(x) for x in texts if isinstance(x, str)) if f)
 
     def text_in(self, language: str) -> dict[str, str]:
-        """The name and text to show a reader of ``language``: ``{"name", "text", "language"}``;
-        ``language`` is "" for the card as printed (no translation for that language)."""
+        """The name and text to show a reader of ``language``: ``{"name", "text", "flavor", "language"}``;
+        ``language`` is "" for the card as printed (no translation for that language). A translation's
+        missing flavor is "" (the page then shows the printed one)."""
         for code in (language, language.split("-")[0]):
             t = (self.translations or {}).get(code)
             if isinstance(t, dict) and (t.get("name") or t.get("text")):
-                return {"name": t.get("name") or self.name, "text": t.get("text") or "", "language": code}
-        return {"name": self.name, "text": self.text, "language": ""}
+                return {"name": t.get("name") or self.name, "text": t.get("text") or "",
+                        "flavor": t.get("flavor") or "", "language": code}
+        return {"name": self.name, "text": self.text, "flavor": self.flavor, "language": ""}
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.fold_fields()

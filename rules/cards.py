@@ -3,9 +3,14 @@
 A card travels through the project as a dict in the documented card JSON format (docs/card-format.md,
 the same keys as ``catalog.models.Card``'s fields). ``CardRecord`` is the immutable form engines and
 construction rules use; ``validate_card`` rejects impossible cards with messages naming the field.
+
+``translations`` holds the card's name, text and flavor in languages other than the printed one
+(``{"en": {"name": ..., "text": ..., "flavor": ...}}``); it is data for readers and search only:
+engines and construction rules never read it.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -39,6 +44,8 @@ class CardRecord:
     keyword_costs: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)
     effects: tuple[Mapping[str, Any], ...] = ()
     alt_names: tuple[str, ...] = ()
+    # language code -> {"name"/"text"/"flavor": str}; for readers only, engines ignore it
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)
     # shared numeric stats
     level: int | None = None
     cost: int | None = None
@@ -118,6 +125,9 @@ class CardRecord:
                 value = MappingProxyType(dict(value or {}))
             elif key == "effects":
                 value = tuple(MappingProxyType(dict(e)) for e in (value or ()))
+            elif key == "translations":
+                value = MappingProxyType(
+                    {lang: MappingProxyType(dict(t)) for lang, t in value.items()}) if value else EMPTY
             elif value is None and key in _STR_FIELDS:
                 value = ""
             kwargs[key] = value
@@ -131,6 +141,8 @@ class CardRecord:
             value = getattr(self, f.name)
             if isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
+            elif f.name == "translations":
+                value = {lang: dict(t) for lang, t in value.items()}
             elif isinstance(value, Mapping):
                 value = dict(value)
             out[f.name] = value
@@ -179,6 +191,39 @@ _EFFECT_NUMBERS: dict[str, tuple[str, ...]] = {
     "defense_mod": ("amount", "value"),
     "heal": ("amount",),
 }
+
+
+# A language code as Django writes them: "en", "ja", "ko", "zh-hans", "pt-br" (lower case).
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$")
+TRANSLATION_KEYS: tuple[str, ...] = ("name", "text", "flavor")
+
+
+def translation_errors(value: Any) -> list[tuple[str, str]]:
+    """``(field, message)`` for every reason ``value`` is not a valid ``translations`` object:
+    ``{language code: {"name"/"text"/"flavor": text}}``. Messages name the language and key."""
+    if value is None:
+        return []
+    if not isinstance(value, Mapping):
+        return [("translations", f"translations must be an object mapping language codes to "
+                                 f"{{name, text, flavor}}, got {value!r}")]
+    errors: list[tuple[str, str]] = []
+    for lang, t in value.items():
+        if not isinstance(lang, str) or not LANGUAGE_CODE.match(lang):
+            errors.append(("translations", f"translations: {lang!r} is not a language code "
+                                           "(lower case, like en, ja, ko, zh-hans)"))
+            continue
+        if not isinstance(t, Mapping):
+            errors.append(("translations", f"translations.{lang} must be an object with name, text, flavor; got {t!r}"))
+            continue
+        for key, text in t.items():
+            if key not in TRANSLATION_KEYS:
+                errors.append(("translations", f"translations.{lang}: unknown key {key!r}; "
+                                               f"expected {', '.join(TRANSLATION_KEYS)}"))
+            elif not isinstance(text, str):
+                errors.append(("translations", f"translations.{lang}.{key} must be text, got {text!r}"))
+            elif "\x00" in text:
+                errors.append(("translations", f"translations.{lang}.{key} contains a NUL character"))
+    return errors
 
 
 def cost_total(game: str, cost_detail: Mapping[str, Any]) -> int:
@@ -247,6 +292,7 @@ def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     elif data.get("attributes"):
         err("attributes", f"{game} cards have colors, not attributes")
 
+    errors.extend(translation_errors(data.get("translations")))
     for fld in ("traits", "alt_names", "extra_persons"):
         value = data.get(fld)
         if value is not None and (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)):

@@ -107,6 +107,19 @@ def test_detail_with_slash_in_code(client, cards):
     assert_error(client.get(LIST, {"name": "a\x00b"}), 400, "invalid_parameter")
 
 
+def test_detail_and_list_expose_translations(client, cards):
+    tr = {"ja": {"name": "紅のフィナーレ", "text": "【永】テキスト"}, "en": {"flavor": "The last note."}}
+    make_card(game="ws", code="TST/W01-090", name="Translated Reika", card_type="event", level=0, cost=0,
+              colors=["red"], translations=tr)
+    body = client.get("/api/v1/cards/ws/TST/W01-090/").json()
+    assert body["translations"] == tr
+    row = client.get(LIST, {"q": "code:TST/W01-090"}).json()["results"][0]
+    assert row["translations"] == tr
+    assert client.get("/api/v1/cards/ws/TST/W01-001/").json()["translations"] == {}
+    # the translated name finds the card
+    assert [r["code"] for r in client.get(LIST, {"q": "紅のフィナーレ"}).json()["results"]] == ["TST/W01-090"]
+
+
 def test_list_has_no_n_plus_one(client, cards, django_assert_max_num_queries):
     for i in range(30):
         make_card(game="pc", code=f"NQ-{i:03d}", name=f"Query Count {i}", card_type="event", colors=["red"],

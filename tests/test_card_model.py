@@ -15,6 +15,7 @@ WS_CHAR = {
 COMMON = {
     "rarity": "R", "set_code": "TS01", "traits": ["Alpha", "Beta"], "text": "Some printed text.\nSecond line.",
     "flavor": "Flavor.", "alt_names": ["Alias"], "text_modelled": False,
+    "translations": {"ja": {"name": "テスト", "text": "印刷された文。", "flavor": "フレーバー。"}, "zh-hans": {"name": "测试"}},
 }
 # One card per game carrying every stat of that game (GAME_STATS) and the common columns.
 FULL = {
@@ -203,6 +204,71 @@ def test_normalize_reports_wrong_types_by_field():
     })
     fields = {f for f, _ in problems}
     assert fields == {"level", "colors", "counter", "bogus", "keywords"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("translations", "message"), [
+    ({"en": {"name": 3}}, "translations.en.name must be text, got 3"),
+    ({"ja": {"text": ["a"]}}, "translations.ja.text must be text, got ['a']"),
+    ({"en": {"title": "X"}}, "translations.en: unknown key 'title'; expected name, text, flavor"),
+    ({"english": {"name": "X"}}, "translations: 'english' is not a language code (lower case, like en, ja, ko, zh-hans)"),
+    ({"zh hans": {"name": "X"}}, "translations: 'zh hans' is not a language code"),
+    ({"en": "Sending Everyone Off"}, "translations.en must be an object with name, text, flavor"),
+    (["en", "X"], "translations must be an object mapping language codes to {name, text, flavor}"),
+    ({"en": {"name": "a\x00b"}}, "translations.en.name contains a NUL character"),
+])
+def test_translations_are_validated_naming_language_and_key(translations, message):
+    card = {**WS_CHAR, "translations": translations}
+    assert [(f, m) for f, m in validate_card(card) if f == "translations" and m.startswith(message)], validate_card(card)
+    _, problems = card_normalize(card)
+    assert [m for f, m in problems if f == "translations" and m.startswith(message)], problems
+    with pytest.raises(ValidationError) as exc:
+        Card(**{**WS_CHAR, "translations": translations}).full_clean()
+    assert any(m.startswith(message) for m in exc.value.message_dict["translations"])
+
+
+def test_good_translations_are_valid_and_normalised():
+    card = {**WS_CHAR, "translations": {
+        "en": {"name": " Test Girl ", "text": "[C] Text.", "flavor": ""}, "zh_Hans": {"name": "测试少女"},
+        "ko": {"name": "", "text": "  "}, "pt-br": {"text": "Texto."}}}
+    assert validate_card({**card, "translations": {"en": {"name": "x"}, "zh-hans": {"text": "y"}, "ko": {}}}) == []
+    normal, problems = card_normalize(card)
+    assert problems == []
+    # lower-case codes with "-", names stripped, empty parts and empty languages left out
+    assert normal["translations"] == {"en": {"name": "Test Girl", "text": "[C] Text."}, "zh-hans": {"name": "测试少女"},
+                                      "pt-br": {"text": "Texto."}}
+    assert card_normalize(normal) == (normal, [])
+    _, twice = card_normalize({**WS_CHAR, "translations": {"en": {"name": "A"}, "EN": {"name": "B"}}})
+    assert twice == [("translations", "translations: language 'en' is given twice ('EN')")]
+    assert card_normalize({**WS_CHAR, "translations": None})[0]["translations"] == {}
+
+
+def test_record_carries_translations_immutably_and_engines_ignore_them():
+    data, _ = card_normalize({**WS_CHAR, "translations": {"ja": {"name": "テスト少女", "text": "【永】テキスト"}}})
+    rec = CardRecord.from_dict(data)
+    assert rec.translations["ja"]["name"] == "テスト少女"
+    with pytest.raises(TypeError):
+        rec.translations["ja"]["name"] = "x"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rec.translations["en"] = {}  # type: ignore[index]
+    assert rec.to_dict()["translations"] == {"ja": {"name": "テスト少女", "text": "【永】テキスト"}}
+    assert type(rec.to_dict()["translations"]["ja"]) is dict  # plain JSON again
+    plain = CardRecord.from_dict(WS_CHAR)
+    assert plain.translations == {} and not plain.unmodelled
+    # the same card for every rule: translations are for readers only
+    assert {k: v for k, v in rec.to_dict().items() if k != "translations"} == \
+        {k: v for k, v in CardRecord.from_dict(data | {"translations": {}}).to_dict().items() if k != "translations"}
+
+
+@pytest.mark.django_db
+def test_text_in_picks_the_readers_language_with_flavor():
+    card = Card(**{**WS_CHAR, "text": "【永】印刷", "flavor": "印刷フレーバー",
+                   "translations": {"en": {"name": "Printed EN", "text": "[C] EN", "flavor": "EN flavor"},
+                                    "zh-hans": {"name": "中文名"}}})
+    assert card.text_in("en") == {"name": "Printed EN", "text": "[C] EN", "flavor": "EN flavor", "language": "en"}
+    assert card.text_in("en-us")["language"] == "en"
+    assert card.text_in("zh-hans") == {"name": "中文名", "text": "", "flavor": "", "language": "zh-hans"}
+    assert card.text_in("ja") == {"name": "Test Girl", "text": "【永】印刷", "flavor": "印刷フレーバー", "language": ""}
 
 
 @pytest.mark.parametrize(("card", "words"), [

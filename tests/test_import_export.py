@@ -230,6 +230,54 @@ def test_csv_unknown_column_is_refused(tmp_path):
     assert "unknown column 'hp'" in err and exc.returncode == 1
 
 
+TRANSLATED = {"en": {"name": "Sending Everyone Off, Kanade", "text": "[C] All your other Characters get +500 Power.\n"
+                                                                   '[S] [REST this card] "Draw" 1 card.',
+                      "flavor": "Is that all?"},
+              "zh-hans": {"name": "送别众人的职责"}}
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_translations_round_trip_through_json_and_csv(tmp_path, fmt):
+    run("import_cards", str(write_json(tmp_path, doc([ws_card(1, translations=TRANSLATED), ws_card(2)]))), "--game", "ws")
+    assert Card.objects.get(code="TS/W01-001").translations == TRANSLATED
+    out_file = tmp_path / f"out.{fmt}"
+    run("export_cards", "--game", "ws", "--format", fmt, "-o", str(out_file))
+    exported = out_file.read_text(encoding="utf-8")
+    if fmt == "csv":
+        rows = {r["code"]: r for r in csv.DictReader(io.StringIO(exported))}
+        assert json.loads(rows["TS/W01-001"]["translations"]) == TRANSLATED  # a JSON object cell
+        assert rows["TS/W01-002"]["translations"] == ""
+    else:
+        cards = {c["code"]: c for c in json.loads(exported)["cards"]}
+        assert cards["TS/W01-001"]["translations"] == TRANSLATED and "translations" not in cards["TS/W01-002"]
+        assert list(cards["TS/W01-001"]["translations"]["en"]) == ["name", "flavor", "text"]  # canonical key order
+    Card.objects.all().delete()
+    out, _ = run("import_cards", str(out_file), "--game", "ws")
+    assert "created 2" in out
+    assert Card.objects.get(code="TS/W01-001").translations == TRANSLATED
+    assert Card.objects.get(code="TS/W01-002").translations == {}
+    out, _ = run("import_cards", str(out_file), "--game", "ws")
+    assert "unchanged 2" in out
+
+
+def test_bad_translations_are_refused_naming_field_language_and_key(tmp_path):
+    bad = [ws_card(1, translations={"en": {"name": 7}}), ws_card(2, translations={"EN GB": {"name": "x"}}),
+           ws_card(3, translations={"ja": {"reading": "x"}}), ws_card(4, translations="English")]
+    exc, err = run_fail("import_cards", str(write_json(tmp_path, doc(bad))), "--game", "ws")
+    assert "record 1 (TS/W01-001): translations: translations.en.name must be text, got 7" in err
+    assert "record 2 (TS/W01-002): translations: translations: 'en gb' is not a language code" in err
+    assert "record 3 (TS/W01-003): translations: translations.ja: unknown key 'reading'" in err
+    assert "record 4 (TS/W01-004): translations: translations must be an object" in err
+    path = tmp_path / "bad.csv"
+    path.write_text('code,name,card_type,level,cost,power,soul,translations\n'
+                    'TS/W01-001,A,character,0,0,1000,1,"{""en"": {""name"": ""A""}"\n'
+                    'TS/W01-002,B,character,0,0,1000,1,"{""en"": {""text"": [1]}}"\n', encoding="utf-8")
+    exc, err = run_fail("import_cards", str(path), "--game", "ws")
+    assert "record 2 (TS/W01-001): translations: translations is not valid JSON" in err
+    assert "record 3 (TS/W01-002): translations: translations.en.text must be text, got [1]" in err
+    assert Card.objects.count() == 0
+
+
 def test_csv_export_columns_are_documented_fields(tmp_path):
     run("import_cards", str(write_json(tmp_path, doc([ws_card(1)]))), "--game", "ws")
     out, _ = run("export_cards", "--game", "ws", "--format", "csv")
@@ -276,6 +324,8 @@ def test_export_import_round_trip_is_lossless(tmp_path, game, fmt):
     # Values an exporter could mangle: quotes, commas, newlines, unicode, zero, empty-vs-null.
     first.text = 'He said "go", then left.\nNext line; 「括弧」 ★'
     first.flavor = "  leading and trailing spaces  "
+    first.translations = {"ja": {"name": "「括弧」の名前", "text": '彼は"行く", と言った。\n次の行', "flavor": "★"},
+                          "zh-hans": {"name": "名字, 带逗号"}}
     first.save()
     before = snapshot(game)
     out_file = tmp_path / f"{game}.{fmt}"
@@ -362,7 +412,9 @@ CARDS = st.fixed_dictionaries({
     "power": st.none() | st.integers(0, 2_000_000_000), "counter": st.booleans(), "text_modelled": st.booleans(),
     "effects": st.lists(st.fixed_dictionaries({"kind": st.just("climax_bonus"), "power": st.integers(-5000, 5000)}),
                         max_size=2),
-}, optional={"alt_names": st.lists(TEXT, max_size=3)})
+}, optional={"alt_names": st.lists(TEXT, max_size=3),
+            "translations": st.dictionaries(st.sampled_from(["en", "ja", "zh-hans", "ko"]), st.dictionaries(
+                st.sampled_from(["name", "text", "flavor"]), TEXT, max_size=3), max_size=3)})
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

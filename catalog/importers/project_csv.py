@@ -11,8 +11,9 @@ means the field's default). Cells:
 - lists (``colors``, ``traits``, ``triggers``...): a JSON array (``["soul","draw"]``), which is what
   the exporter writes; a cell not starting with ``[`` is read as ``|``-separated values
   (``soul|draw``), handy when typing by hand;
-- ``keywords``, ``effects``, ``cost_detail``, ``printings``: JSON (``keywords`` also accepts
-  ``|``-separated plain names).
+- ``keywords``, ``effects``, ``cost_detail``, ``translations``, ``printings``: JSON (``keywords``
+  also accepts ``|``-separated plain names); ``translations`` is an object,
+  ``{"en":{"name":"...","text":"..."}}``.
 
 Records are numbered by the file line they start on (the header is line 1).
 """
@@ -157,7 +158,7 @@ def parse_cell(column: str, cell: str) -> Any:
         return [v.strip() for v in stripped.split("|") if v.strip()]
     if column in ("effects", "printings"):
         return _json(column, stripped) if stripped else []
-    if column == "cost_detail":
+    if column in ("cost_detail", "translations"):
         return _json(column, stripped) if stripped else {}
     return cell
 
