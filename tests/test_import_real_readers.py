@@ -103,6 +103,32 @@ def test_merge_keeps_full_name_and_reports():
     assert merged3 == climax and {d.field for d in found3} == {"card_type", "level", "cost"}
 
 
+def test_merge_unites_translations_per_language():
+    old = {"game": "ws", "code": "X/W1-003", "name": "名前", "card_type": "event",
+           "translations": {"en": {"name": "Sending Off", "text": "[C] All your characters get +500 power."}}}
+    new = {"game": "ws", "code": "X/W1-003", "name": "名前", "card_type": "event",
+           "translations": {"en": {"name": "Sending  Off", "text": "[C] Something else entirely.", "flavor": "Bye."},
+                            "zh-hans": {"name": "送别"}}}
+    merged, found = merge_card(old, new)
+    assert merged["translations"] == {
+        "en": {"name": "Sending Off", "text": "[C] All your characters get +500 power.", "flavor": "Bye."},  # part filled
+        "zh-hans": {"name": "送别"},  # missing language filled
+    }
+    # the same part given differently: existing kept, reported by language and part; spacing is no difference
+    assert [(d.field, d.kind, d.kept, d.other) for d in found] == [
+        ("translations.en.text", "value", "[C] All your characters get +500 power.", "[C] Something else entirely.")]
+    assert old["translations"]["en"] == {"name": "Sending Off", "text": "[C] All your characters get +500 power."}
+    again, found2 = merge_card(merged, new)
+    assert again == merged and [d.field for d in found2] == ["translations.en.text"]
+    # a side without translations fills nothing and removes nothing, either way round
+    bare = {k: v for k, v in old.items() if k != "translations"}
+    assert merge_card(old, {**bare, "translations": {}})[0]["translations"] == old["translations"]
+    assert merge_card({**bare, "translations": {}}, old) == ({**bare, "translations": old["translations"]}, [])
+    # texts compared ignoring width and spacing, as the printed text
+    wide = {**old, "translations": {"en": {"text": "[C]  All your characters get ＋500 power."}}}
+    assert merge_card(old, wide)[1] == []
+
+
 # -- Weiß Schwarz ----------------------------------------------------------------------------------
 
 @pytest.mark.carddata

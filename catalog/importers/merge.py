@@ -12,6 +12,10 @@ two sources — the data-quality report a curator acts on. Rules:
 - text and flavour are compared ignoring whitespace, width, punctuation and brackets
   (``normalize.text_key``); if they still differ, the existing one is kept and the difference reported;
 - when the two give different card types, nothing is filled in (every difference is reported);
+- ``translations`` are united per language and part (``name``/``text``/``flavor``): a language or a
+  part missing on one side is filled from the other (no disagreement); the same part given
+  differently (texts compared as above, names ignoring spacing and width) keeps the existing one and
+  is reported with the field ``translations.<language>.<part>``;
 - ``alt_names`` are united; list fields are compared as sets; the card-level ``rarity`` is not
   compared (the printings carry each rarity); every other field: existing value kept, difference
   reported.
@@ -67,6 +71,26 @@ def merge_name(existing: str, incoming: str) -> tuple[str, str | None]:
     return existing, "name"
 
 
+def merge_translations(code: str, existing: dict[str, Any], incoming: dict[str, Any],
+                       found: list[Disagreement]) -> dict[str, Any]:
+    """United translations (see the module docstring); disagreements are appended to ``found``."""
+    merged = {lang: dict(parts) for lang, parts in existing.items()}
+    for lang, parts in incoming.items():
+        have = merged.setdefault(lang, {})
+        for part, new in parts.items():
+            old = have.get(part)
+            if not old:
+                if new:
+                    have[part] = new
+                continue
+            if not new or old == new:
+                continue
+            same = _name_key(old) == _name_key(new) if part == "name" else text_key(str(old)) == text_key(str(new))
+            if not same:
+                found.append(Disagreement(code, f"translations.{lang}.{part}", "value", old, new))
+    return {lang: parts for lang, parts in merged.items() if parts}
+
+
 def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict[str, Any], list[Disagreement]]:
     """Merge ``incoming`` (a second source's card) into ``existing``; see the module docstring."""
     merged = dict(existing)
@@ -82,6 +106,9 @@ def merge_card(existing: dict[str, Any], incoming: dict[str, Any]) -> tuple[dict
         if key == "alt_names":
             names = list(dict.fromkeys([*(old or []), *(new or [])]))
             merged[key] = names
+            continue
+        if key == "translations" and not other_type:
+            merged[key] = merge_translations(code, old or {}, new or {}, found)
             continue
         if key == "name":
             kept, kind = merge_name(old or "", new or "")
