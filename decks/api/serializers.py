@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rules import games as g
 from rules.decktext import MAX_COUNT, parse_deck_text
 
-from ..models import Deck, DeckVersion, ShareLink, Visibility
+from ..models import GAME_CHOICES, Deck, DeckVersion, ShareLink, Visibility
 from ..selectors import zones_to_text
 
 MAX_TEXT = 100_000
@@ -59,7 +59,7 @@ class CardsInputMixin(serializers.Serializer):
 
 
 class ValidateSerializer(CardsInputMixin):
-    game = serializers.ChoiceField(choices=g.GAMES)
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
     partner = serializers.CharField(required=False, max_length=64)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -73,9 +73,9 @@ class ValidateSerializer(CardsInputMixin):
 
 class DeckWriteSerializer(CardsInputMixin):
     name = serializers.CharField(max_length=120, required=False)
-    game = serializers.ChoiceField(choices=g.GAMES, required=False)
+    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
-    visibility = serializers.ChoiceField(choices=Visibility.values, required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     base_version = serializers.IntegerField(min_value=1, required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
 

@@ -15,7 +15,7 @@ class TokenView(ObtainAuthToken):
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="api-token"),
     path("decks/validate/", views.ValidateView.as_view(), name="api-deck-validate"),
-    path("decks/import/", views.DeckListView.as_view(http_method_names=["post", "options"]), name="api-deck-import"),
+    path("decks/import/", views.DeckImportView.as_view(), name="api-deck-import"),
     path("decks/", views.DeckListView.as_view(), name="api-deck-list"),
     path("decks/<int:pk>/", views.DeckDetailView.as_view(), name="api-deck-detail"),
     path("decks/<int:pk>/versions/", views.DeckVersionListView.as_view(), name="api-deck-versions"),

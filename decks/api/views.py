@@ -145,6 +145,17 @@ class DeckListView(APIView):
         return _with_etag(Response(_detail(deck, request), status=status.HTTP_201_CREATED), deck)
 
 
+class DeckImportView(DeckListView):
+    """``POST /decks/import/``: the same as creating a deck (a name for clients that import deck text)."""
+
+    http_method_names = ["post", "options"]
+
+    @extend_schema(request=DeckWriteSerializer, responses={201: DeckDetailSerializer}, operation_id="decks_import",
+                   summary="Import a deck (same as POST /decks/)")
+    def post(self, request: Request) -> Response:
+        return super().post(request)
+
+
 class DeckObjectMixin:
     def get_deck(self, request: Request, pk: int) -> Deck:
         deck = deck_get(deck_id=pk, user=request.user)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from rules import games as g
 
-from ..models import PlaytestJob
+from ..models import GAME_CHOICES, PlaytestJob
 
 
 class DeckEntrySerializer(serializers.Serializer):
@@ -20,7 +20,7 @@ class PlaytestCreateSerializer(serializers.Serializer):
     """Exactly one deck source: ``deck`` (a saved deck id), ``share`` (a shared deck link slug),
     ``text`` (a deck list) or ``entries``. ``game`` is required with ``text``/``entries``."""
 
-    game = serializers.ChoiceField(choices=g.GAMES, required=False)
+    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     deck = serializers.IntegerField(required=False, min_value=1, help_text="id of a saved deck")
     share = serializers.CharField(required=False, max_length=32, help_text="slug of a shared deck link /d/<slug>/")
     version = serializers.IntegerField(required=False, min_value=1, help_text="deck version (default: latest)")
