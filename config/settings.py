@@ -122,6 +122,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_RENDERER_CLASSES": ["config.renderers.FastJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
