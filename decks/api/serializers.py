@@ -85,6 +85,22 @@ class DeckWriteSerializer(CardsInputMixin):
         return attrs
 
 
+class DeckReplaceSerializer(DeckWriteSerializer):
+    """``PUT``: the whole deck. Every field of the representation is required (``PATCH`` changes some)."""
+
+    name = serializers.CharField(max_length=120)
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    description = serializers.CharField(max_length=5000, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not any(k in attrs for k in ("zones", "entries", "text")):
+            raise serializers.ValidationError({"zones": [gettext(
+                "PUT replaces the whole deck: give its cards as zones, entries or text "
+                "(use PATCH to change only some fields)")]})
+        return super().validate(attrs)
+
+
 class VersionRefSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     name = serializers.CharField(max_length=120, required=False)

@@ -40,6 +40,7 @@ from ..services import (
 )
 from .serializers import (
     DeckDetailSerializer,
+    DeckReplaceSerializer,
     DeckSerializer,
     DeckVersionDetailSerializer,
     DeckVersionSerializer,
@@ -180,16 +181,21 @@ class DeckDetailView(DeckObjectMixin, APIView):
             return _with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), deck)
         return _with_etag(Response(_detail(deck, request)), deck)
 
-    @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer, operation_id="decks_update",
+    @extend_schema(request=DeckReplaceSerializer, responses=DeckDetailSerializer, operation_id="decks_update",
+                   summary="Replace a deck (every field required; a new version)",
                    parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)])
     def put(self, request: Request, pk: int) -> Response:
-        return self.patch(request, pk)
+        return self._save(request, pk, DeckReplaceSerializer)
 
     @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer, operation_id="decks_partial_update",
+                   summary="Change some fields of a deck (a new version)",
                    parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)])
     def patch(self, request: Request, pk: int) -> Response:
+        return self._save(request, pk, DeckWriteSerializer)
+
+    def _save(self, request: Request, pk: int, serializer_class: type[DeckWriteSerializer]) -> Response:
         deck = self.get_own_deck(request, pk)
-        s = DeckWriteSerializer(data=request.data, context={"game": deck.game})
+        s = serializer_class(data=request.data, context={"game": deck.game})
         s.is_valid(raise_exception=True)
         d = s.validated_data
         if "game" in d and d["game"] != deck.game:
