@@ -103,6 +103,28 @@ def test_merge_keeps_full_name_and_reports():
     assert merged3 == climax and {d.field for d in found3} == {"card_type", "level", "cost"}
 
 
+def test_hotc_line_language_goes_by_words_not_marker():
+    from catalog.importers.ws_hotc import in_language, line_language
+
+    cases = {
+        "【C】 All your other 《死》 Characters gain, 『【A】 ENCORE ［Place 1 Character］』.": "en",
+        "【永】他のあなたの《死》のキャラすべてに、パワーを＋1000。": "ja",
+        "【S】［(1)］ そのターン中、このカードのソウルを＋1。": "ja",  # English marker, Japanese words
+        "【起】［①］During this turn, this card gets +1 Soul.": "en",
+        "【S】［② このカードをレストする］ Draw 1 card.": "en",  # the cost left untranslated
+        "【C】All your other 「“スリーカード”トゥエンティ」 and 「“スリーカード”ラット」 get +1000 Power.": "en",
+        "(Wind：When this card is Triggered, you may choose 1 of your opponent's Character, return to Hand)": "en",
+        "（風：このカードがトリガーした時、あなたは相手のキャラを1枚選び、手札に戻してよい）": "ja",
+        "。": "ja",
+    }
+    assert {line: line_language(line) for line in cases} == cases
+    flavors = {"Just like a villain.": "en", "まるで悪役ね": "ja", "ギリギリでおあずけFunky girl": "ja",
+               "Nanaka「So, LET'S GOー！」": "en", "……": "ja", "...": "en"}
+    assert {line: line_language(line, flavor=True) for line in flavors} == flavors
+    assert in_language("【S】［(1)］ そのターン中", "ja") == ("【起】［(1)］ そのターン中", "【S】")
+    assert in_language("【A】 When this card attacks", "en") == ("【A】 When this card attacks", None)
+
+
 def test_merge_unites_translations_per_language():
     old = {"game": "ws", "code": "X/W1-003", "name": "名前", "card_type": "event",
            "translations": {"en": {"name": "Sending Off", "text": "[C] All your characters get +500 power."}}}
@@ -172,6 +194,33 @@ def test_ws_hotc_groups_rarity_printings_and_splits_names():
     ab = cards["AB/W11-001"].card
     assert ab["name"] == "皆を見送る役目 かなで" and ab["alt_names"] == ["Sending Everyone Off, Kanade"]
     assert ab["text"].startswith("【永】") and "Encore" not in ab["text"]
+    # the English half: name, text lines and flavor lines, in translations["en"]
+    assert ab["translations"]["en"]["name"] == "Sending Everyone Off, Kanade"
+    assert ab["translations"]["en"]["text"].startswith("【C】 All your other 《死》 Characters gain")
+    assert ab["translations"]["en"]["text"].endswith("it gets +1000 Power.")
+    assert "【" not in ab["translations"]["en"]["text"].replace("【C】", "").replace("【S】", "").replace("【A】", "")
+    assert "flavor" not in ab["translations"]["en"] and ab["flavor"] == "ならもう、思い残すことは無い?"
+    kanade = cards["AB/W11-008"].card  # English and Japanese flavor lines
+    assert kanade["flavor"] == "まるで悪役ね" and kanade["translations"]["en"]["flavor"] == "Just like a villain."
+    assert kanade["translations"]["en"]["name"] == "Student Council President, Kanade"
+    climax = cards["IM/S14-025"].card  # the English flavor line after the Japanese one
+    assert climax["flavor"] == "私に気づいたら 少しだけ意識してください"
+    assert climax["translations"]["en"] == {
+        "text": "【C】All your Characters gets +1000 Power, +1 Soul.\n(Wind:When this card is Triggered, you may "
+                "choose 1 of your opponent's Character, return to Hand)", "flavor": "It's my first stage"}
+    # lines whose marker is in the other language go by their words, with the marker of their language
+    dc = cards["DC/W01-010"]
+    assert dc.card["text"].split("\n")[0] == "【起】[(1)] そのターン中、このカードのソウルを+1。"
+    assert dc.card["translations"]["en"]["text"].split("\n")[1] == "【S】[1]During this turn, this card gets +1 Soul."
+    assert {"text: marker 【S】 before a line in Japanese read as 【起】",
+            "text: marker 【起】 before a line in English read as 【S】"} <= set(messages(dc))
+    p4 = cards["P4/SE12-28"]  # a climax whose Japanese line starts with 【C】
+    assert p4.card["text"].startswith("【永】 あなたのキャラすべてに、パワーを+1000し、ソウルを+1。")
+    assert "text: marker 【C】 before a line in Japanese read as 【永】" in messages(p4)
+    # 6,331 of the 7,146 cards have an English part, 5,956 an English text
+    with_en = [r.card for r in recs if r.card["translations"]]
+    assert len(with_en) == 6331 and sum(1 for c in with_en if c["translations"]["en"].get("text")) == 5956
+    assert all(set(c["translations"]) == {"en"} and c["translations"]["en"] for c in with_en)
     assert cards["RW/W15-001S"].card["triggers"] == ["soul"]
     assert any("truncated" in m for m in messages(cards["DC/W01-01"]))
     assert any("'SP SP'" in m for m in messages(cards["RN/W16-057"]))

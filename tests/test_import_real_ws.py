@@ -58,7 +58,9 @@ def test_first_source_summary(imported):
 
 def test_second_source_merges_by_code(imported):
     s = imported["hotc"]
-    assert (s.read, s.created, s.updated, s.unchanged, s.skipped) == (7146, 2809, 2959, 1376, 2)
+    # updated: the 2,959 cards whose fields the HOTC source fills or extends, plus 1,168 to which it
+    # adds only the English name/text (translations); unchanged: 208 with nothing new
+    assert (s.read, s.created, s.updated, s.unchanged, s.skipped) == (7146, 2809, 4127, 208, 2)
     assert {e.code for e in s.errors} == {"LS/W05-103P", "LS/W05-105P"}
     assert Card.objects.filter(game="ws").count() == 10806 + 2809
     assert CardPrinting.objects.filter(game="ws").count() == 14067
@@ -119,6 +121,58 @@ def test_japanese_name_search(imported):
     assert "DC/WE08-25" in set(card_search(q="沢井麻耶", game="ws").values_list("code", flat=True))
     # the English name from the HOTC source is an alternate name
     assert "DC/WE08-25" in set(card_search(q="Sawai Maya", game="ws").values_list("code", flat=True))
+
+
+def test_english_from_hotc_merged_into_the_japanese_cards(imported):
+    card = Card.objects.get(game="ws", code="AB/W11-001")  # AlphaC2 first (Japanese), then HOTC
+    assert card.text.startswith("【永】他のあなたの《死》のキャラすべてに")
+    en = card.translations["en"]
+    assert en["name"] == "Sending Everyone Off, Kanade"
+    assert en["text"].startswith("【C】 All your other 《死》 Characters gain, 『【A】 ENCORE [Place 1 Character from Hand")
+    assert "【永】" not in en["text"] and "【C】" not in card.text
+    assert Card.objects.get(game="ws", code="AB/W11-008").translations["en"]["flavor"] == "Just like a villain."
+    # a card only the HOTC source has keeps its English too
+    only_hotc = Card.objects.get(game="ws", code="RW/W15-002")
+    assert only_hotc.translations["en"]["name"] == "Senri Akane"
+    assert only_hotc.translations["en"]["text"].startswith("【A】When this card is placed on Stage from Hand or through")
+    assert Card.objects.filter(game="ws").exclude(translations={}).count() > 6000
+    # no disagreement on a translated part: the first source has none; cards whose sources give
+    # different card types are not merged, so their translations are reported whole
+    report = imported["hotc"].disagreements
+    assert not [d for d in report if d["field"].startswith("translations.")]
+    other_type = {d["code"] for d in report if d["field"] == "card_type"}
+    assert {d["code"] for d in report if d["field"] == "translations"} <= other_type
+
+
+def test_card_page_in_english_and_japanese(imported, client):
+    from tests.test_i18n import visible_text
+
+    url = "/cards/ws/AB/W11-001/"
+    en = visible_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "Name and text in English: Sending Everyone Off, Kanade" in en
+    assert "All your other 《死》 Characters gain" in en
+    assert "Text as printed" in en and "他のあなたの《死》のキャラすべてに" in en  # one click away
+    ja_page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    ja = visible_text(ja_page)
+    assert "他のあなたの《死》のキャラすべてに" in ja and "皆を見送る役目 かなで" in ja
+    assert "All your other" not in ja  # (the English name stays listed among the alternate names)
+    assert 'data-text-language=""' in ja_page and 'href="?text=en"' in ja_page  # printed, English one link away
+    # the English flavor replaces the printed one on the English page only
+    en8 = visible_text(client.get("/cards/ws/AB/W11-008/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    ja8 = visible_text(client.get("/cards/ws/AB/W11-008/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "Just like a villain." in en8 and "Just like a villain." not in ja8 and "悪役" in ja8
+
+
+def test_search_by_english_words_of_the_hotc_text(imported):
+    from catalog.selectors import card_search
+
+    phrase = "place the top card of your Clock into Waiting Room"
+    found = list(card_search(q=f'o:"{phrase}"', game="ws"))
+    assert "RW/W15-002" in {c.code for c in found}
+    assert all(phrase.lower() in c.translations.get("en", {}).get("text", "").lower() for c in found)
+    # an English name finds the Japanese card, as its Japanese name does
+    codes = set(card_search(q="Student Council President, Kanade", game="ws").values_list("code", flat=True))
+    assert "AB/W11-008" in codes
 
 
 def test_command_refuses_without_allow_skips_and_writes_report(imported, tmp_path):

@@ -6,6 +6,13 @@ Soul, ``Traits::`` as ``EN JP,_EN JP``), ``Card Text/Abilities:`` (English lines
 lines) and ``Flavor Text:``. One block per rarity printing: blocks with the same code become one
 card with several printings. A record number is the line its block starts on. A directory path
 reads every ``*.txt`` in it.
+
+The Japanese name, text and flavor are the card as printed (``name``, ``text``, ``flavor``); the
+English ones go to ``translations["en"]`` (only the parts the block has; the English name is also
+kept in ``alt_names``). Each text and flavor line is sorted by the language of its words
+(``line_language``), not by its position or marker: a few blocks mix them (``【S】`` before a
+Japanese line, ``【自】`` before an English one); such a line gets the marker of its language and
+a warning says so.
 """
 from __future__ import annotations
 
@@ -26,25 +33,76 @@ _KEY = re.compile(r"^(?P<key>Type|Level|Color|Colour|Cost|Trigger|Power|Soul|Tra
 _CODE_LINE = re.compile(r"^(?:(?P<prefix>.+?)\s*&\s*)?(?P<code>[A-Za-z0-9]+/[A-Za-z]+\d*-[A-Za-z0-9]+)(?:\s+(?P<rarity>.+?))?\s*$")
 _JP_START = ("【自】", "【永】", "【起】", "【カウンター】")
 _EN_START = ("【A】", "【C】", "【S】", "【Counter】", "[A]", "[C]", "[S]")
+# The same ability marker in the other language (a line whose marker and words disagree gets the
+# marker of its words: ``【S】［(1)］ そのターン中…`` is a Japanese 【起】 line).
+_MARKER_IN = {
+    "ja": {"【A】": "【自】", "【C】": "【永】", "【S】": "【起】", "【Counter】": "【カウンター】",
+           "[A]": "【自】", "[C]": "【永】", "[S]": "【起】"},
+    "en": {"【自】": "【A】", "【永】": "【C】", "【起】": "【S】", "【カウンター】": "【Counter】"},
+}
+_LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}
+# Spans written the same in both languages' lines (card names, traits, costs, granted abilities):
+# left out when judging a text line's language.
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|《[^》]*》|［[^］]*］|\[[^\]]*\]")
 # English name appended to the Japanese one: an ASCII run after the last non-ASCII character.
 _EN_SUFFIX = re.compile(r"(?<=[^\x00-\x7f])\s*(?P<en>[\"'A-Za-z][\x20-\x7e]*)$")
 
 
-def is_japanese(line: str) -> bool:
-    """A Japanese text line (HOTC blocks hold the English translation first, then the Japanese)."""
+def _letters(text: str) -> tuple[int, int]:
+    """(Japanese score, English score): non-ASCII letters count twice (a kana or kanji carries about
+    as much as two Latin letters of its translation)."""
+    ja = sum(1 for c in text if c.isalpha() and not c.isascii())
+    en = sum(1 for c in text if c.isascii() and c.isalpha())
+    return 2 * ja, en
+
+
+def _by_letters(text: str) -> str:
+    ja, en = _letters(text)
+    if max(ja, en) < 3:  # "……", "RH「98･･････": too few letters to tell
+        return ""
+    return "ja" if ja >= en else "en"
+
+
+def _by_characters(text: str) -> str:
+    chars = [c for c in text if not c.isspace()]
+    return "ja" if chars and sum(1 for c in chars if not c.isascii()) * 2 > len(chars) else "en"
+
+
+def split_marker(line: str) -> tuple[str, str]:
+    """``'【A】 When…'`` → (``'【A】'``, ``' When…'``); no marker → (``''``, line)."""
+    for marker in (*_JP_START, *_EN_START):
+        if line.startswith(marker):
+            return marker, line[len(marker):]
+    return "", line
+
+
+def line_language(line: str, flavor: bool = False) -> str:
+    """``"ja"`` or ``"en"``: the language of one HOTC text or flavor line, judged by its words.
+
+    Text lines leave out what both languages write alike (「names」, 《traits》, ［costs］,
+    『granted abilities』); a line's ability marker decides unless the other language has at least
+    twice its letters (``【C】 あなたのキャラすべてに…`` is Japanese, an English line with a Japanese
+    half glued on stays English). A line with too few letters goes by its characters (``……`` is
+    Japanese, ``...`` English)."""
     s = line.strip()
-    if s.startswith(_EN_START):
-        return False
-    for marker in _JP_START:  # some English lines start with a Japanese marker: judge the rest
-        if s.startswith(marker):
-            s = s[len(marker):]
-            break
-    chars = [c for c in s if not c.isspace() and c not in "「」『』"]
-    if not chars:
-        return line.strip().startswith(_JP_START)
-    if not chars:
-        return False
-    return sum(1 for c in chars if ord(c) > 0x7F) / len(chars) > 0.5
+    if flavor:
+        return _by_letters(s) or _by_characters(s)
+    marker, rest = split_marker(s)
+    own = "ja" if marker in _JP_START else "en" if marker else ""
+    body = _QUOTED.sub("", rest)
+    ja, en = _letters(body)
+    if own and max(ja, en) >= 3:
+        other, mine = (en, ja) if own == "ja" else (ja, en)
+        return own if other < 2 * mine or other < 3 else ("en" if own == "ja" else "ja")
+    return _by_letters(body) or _by_letters(rest) or own or _by_characters(rest)
+
+
+def in_language(line: str, language: str) -> tuple[str, str | None]:
+    """The line with its ability marker in ``language`` (and the marker it had, when swapped)."""
+    s = line.strip()
+    marker, rest = split_marker(s)
+    swapped = _MARKER_IN[language].get(marker)
+    return (swapped + rest, marker) if swapped else (s, None)
 
 
 def split_name(line: str) -> tuple[str, str]:
@@ -128,8 +186,24 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
     problems += trig_problems
     if not values.get("trigger", "").strip() and card_type != "event":
         problems.append(ImportProblem("triggers", "trigger left blank; read as no trigger"))
-    text = n.nfkc("\n".join(ln for ln in text_lines if is_japanese(ln)))
-    flavor = n.nfkc("\n".join(ln for ln in flavor_lines if is_japanese(ln)))
+    texts: dict[str, list[str]] = {"ja": [], "en": []}
+    for ln in text_lines:
+        if not ln.strip():
+            continue
+        lang = line_language(ln)
+        line, swapped = in_language(ln, lang)
+        if swapped:
+            problems.append(ImportProblem(
+                "text", f"marker {swapped} before a line in {_LANGUAGE_NAMES[lang]} read as {_MARKER_IN[lang][swapped]}"))
+        texts[lang].append(line)
+    flavors: dict[str, list[str]] = {"ja": [], "en": []}
+    for ln in flavor_lines:
+        if ln.strip():
+            flavors[line_language(ln, flavor=True)].append(ln)
+    text = n.nfkc("\n".join(texts["ja"]))
+    flavor = n.nfkc("\n".join(flavors["ja"]))
+    english = {"name": en_name, "text": n.nfkc("\n".join(texts["en"])), "flavor": n.nfkc("\n".join(flavors["en"]))}
+    english = {k: v for k, v in english.items() if v}
     card: dict[str, Any] = {
         "game": g.WS,
         "code": code,
@@ -143,6 +217,7 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
         "traits": list(dict.fromkeys(traits)),
         "text": text,
         "flavor": flavor,
+        "translations": {"en": english} if english else {},
         "triggers": triggers,
         "counter": n.ws_counter(text),
     }
@@ -160,7 +235,7 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
 
 
 # Fields that may differ between the printings of one card without being an anomaly.
-_PRINTING_FIELDS = {"rarity", "flavor", "alt_names"}
+_PRINTING_FIELDS = {"rarity", "flavor", "alt_names", "translations"}
 
 
 class WsHotc:
