@@ -118,7 +118,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # gzip/brotli copies written by collectstatic; names unhashed so pages render before collectstatic.
+    # gzip copies written by collectstatic; names unhashed so pages render before collectstatic.
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
                     else "whitenoise.storage.CompressedStaticFilesStorage"},
 }
