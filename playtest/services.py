@@ -12,8 +12,9 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -143,6 +144,56 @@ def _active_jobs(*, owner: Any, session_key: str, client_ip: str | None):
     return qs.filter(cond)
 
 
+_local_create_lock = threading.Lock()
+
+
+def _lock_keys(*, owner: Any, session_key: str, client_ip: str | None) -> list[int]:
+    """Advisory-lock keys (signed 64-bit) for everything the active-job limit counts by: the user,
+    or an anonymous job's session and address (both, as either one counts)."""
+    import hashlib
+
+    names = [f"user:{owner.pk}"] if owner is not None else (
+        ([f"session:{session_key}"] if session_key else []) + ([f"ip:{client_ip}"] if client_ip else []))
+    keys = {int.from_bytes(hashlib.blake2b(f"playtest-active:{n}".encode(), digest_size=8).digest(), "big", signed=True)
+            for n in names}
+    return sorted(keys)  # one order for every request: no deadlock between two lockers
+
+
+@contextmanager
+def _active_jobs_locked(*, owner: Any, session_key: str, client_ip: str | None) -> Iterator[None]:
+    """A transaction in which the active-job count cannot change under us until it commits.
+
+    PostgreSQL: transaction-scoped advisory locks on the user (or the anonymous session and address),
+    so two requests of one user at the same moment, in any worker process, take turns between
+    counting and inserting. Other databases (the embedded SQLite default, one process): a lock of
+    this process, held until the job's row is committed.
+    """
+    if connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                for key in _lock_keys(owner=owner, session_key=session_key, client_ip=client_ip):
+                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+            yield
+    else:
+        with _local_create_lock, transaction.atomic():
+            yield
+
+
+def _check_active(*, owner: Any, session_key: str, client_ip: str | None) -> None:
+    anon = owner is None
+    limit = conf.get("PLAYTEST_MAX_ACTIVE_ANON" if anon else "PLAYTEST_MAX_ACTIVE_USER")
+    active = _active_jobs(owner=owner, session_key=session_key, client_ip=client_ip).count()
+    if active >= limit:
+        who = gettext("anonymous use (per browser session and address)") if anon else gettext("your account")
+        raise PlaytestError(
+            [_err("non_field_errors", "too_many_active_jobs",
+                  gettext("%(n)s playtest job(s) already queued or running for %(who)s; the limit is %(limit)s. "
+                          "Wait for one to finish or cancel it.") % {"n": active, "who": who, "limit": limit},
+                  limit=limit)],
+            status=429, retry_after=30,
+        )
+
+
 def _check_limits(*, owner: Any, session_key: str, client_ip: str | None, games: Any, turn_cap: int) -> None:
     anon = owner is None
     cap = conf.get("PLAYTEST_MAX_GAMES_ANON" if anon else "PLAYTEST_MAX_GAMES_USER")
@@ -162,17 +213,7 @@ def _check_limits(*, owner: Any, session_key: str, client_ip: str | None, games:
     if not 1 <= turn_cap <= max_turns:
         raise PlaytestError([_err("turn_cap", "max_value", gettext("turn_cap must be between 1 and %(max)s (got %(value)s)") % {"max": max_turns, "value": turn_cap},
                                   limit=max_turns)])
-    limit = conf.get("PLAYTEST_MAX_ACTIVE_ANON" if anon else "PLAYTEST_MAX_ACTIVE_USER")
-    active = _active_jobs(owner=owner, session_key=session_key, client_ip=client_ip).count()
-    if active >= limit:
-        who = gettext("anonymous use (per browser session and address)") if anon else gettext("your account")
-        raise PlaytestError(
-            [_err("non_field_errors", "too_many_active_jobs",
-                  gettext("%(n)s playtest job(s) already queued or running for %(who)s; the limit is %(limit)s. "
-                          "Wait for one to finish or cancel it.") % {"n": active, "who": who, "limit": limit},
-                  limit=limit)],
-            status=429, retry_after=30,
-        )
+    _check_active(owner=owner, session_key=session_key, client_ip=client_ip)  # early answer; checked again, locked
 
 
 def _resolve_options(game: str, engine: Any, pilot: str | None, options: Any) -> tuple[str, dict[str, Any]]:
@@ -265,7 +306,9 @@ def playtest_create(
     except (ValueError, TypeError, KeyError) as exc:
         raise PlaytestError([_err("options", "invalid", gettext("the %(game)s engine refused these settings: %(error)s") % {"game": game, "error": exc})]) from exc
     chunk_size = max(1, int(conf.get("PLAYTEST_CHUNK_SIZE")))
-    with transaction.atomic():
+    # Count and insert under one lock: two requests at the same moment cannot both see room for one more.
+    with _active_jobs_locked(owner=owner, session_key=session_key, client_ip=client_ip):
+        _check_active(owner=owner, session_key=session_key, client_ip=client_ip)
         job = PlaytestJob.objects.create(
             owner=owner, session_key=session_key or "", client_ip=client_ip, game=game, name=name[:200],
             source=source, deck_id=deck_id, deck_version=deck_version, deck_slug=deck_slug or "",
