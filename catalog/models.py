@@ -15,7 +15,7 @@ from rules import games as g
 from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
 
 from .labels import TYPE_LABELS
-from .textnorm import fold, fold_names
+from .textnorm import fold, fold_names, script_language
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 CARD_TYPE_CHOICES = [(t, TYPE_LABELS.get(t, t.replace("_", " "))) for t in g.ALL_CARD_TYPES]
@@ -160,6 +160,11 @@ class Card(models.Model):
                 return {"name": t.get("name") or self.name, "text": t.get("text") or "",
                         "flavor": t.get("flavor") or "", "language": code}
         return {"name": self.name, "text": self.text, "flavor": self.flavor, "language": ""}
+
+    @property
+    def printed_language(self) -> str:
+        """The language of the printed name and text (``textnorm.script_language``), "" if unknown."""
+        return script_language(f"{self.name}\n{self.text}")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.fold_fields()

@@ -42,3 +42,25 @@ def fold_names(name: str, alt_names: object = ()) -> str:
     a newline, so a match never spans two names). The stored ``Card.name_folded``."""
     names = [name, *(a for a in (alt_names or []) if isinstance(a, str))]  # type: ignore[union-attr]
     return "\n".join(dict.fromkeys(f for f in map(fold, names) if f))
+
+
+def script_language(text: str | None) -> str:
+    """The language a card's printed name/text is written in, judged by its script: ``"ja"`` (any
+    kana), ``"ko"`` (any hangul), ``"en"`` (Latin letters and no CJK), else ``""`` (unknown: kanji
+    alone do not tell Japanese from Chinese)."""
+    kana = hangul = han = latin = 0
+    for ch in text or "":
+        o = ord(ch)
+        if 0x3041 <= o <= 0x30FA or 0x31F0 <= o <= 0x31FF or 0xFF66 <= o <= 0xFF9D:
+            kana += 1
+        elif 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3131 <= o <= 0x318E:
+            hangul += 1
+        elif 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF:
+            han += 1
+        elif ch.isascii() and ch.isalpha():
+            latin += 1
+    if kana:
+        return "ja"
+    if hangul:
+        return "ko"
+    return "en" if latin and not han else ""

@@ -192,12 +192,18 @@ def _language_name(code: str) -> str:
 def _text_language_context(card: Card, wanted: str = "") -> dict:
     """Which name/text the card page shows: ``?text=<language>`` when the card has it, else the user's
     language when the card has it, else the card as printed."""
-    shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(get_language() or "en")
+    reader = get_language() or "en"
+    shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(reader)
     others = sorted(code for code, t in (card.translations or {}).items() if isinstance(t, dict) and code != shown["language"])
+    printed = card.printed_language if not shown["language"] else ""
     return {
         "shown": shown,
         "shown_language_name": _language_name(shown["language"]) if shown["language"] else "",
         "text_languages": [(code, _language_name(code)) for code in others],
+        # The card as printed: say in which language when it is not the reader's, or other versions exist.
+        "printed_language": printed,
+        "printed_language_name": _language_name(printed) if printed else "",
+        "printed_note": not shown["language"] and (bool(others) or bool(printed and printed != reader.split("-")[0])),
     }
 
 

@@ -298,6 +298,7 @@ def test_card_page_shows_the_readers_language(client):
     ja = visible_text(ja_page)
     assert "パワーを＋500" in ja and "All your other" not in ja and "送别" not in ja
     assert "English" in ja and 'href="?text=en"' in ja_page  # which other languages exist, and how to see them
+    assert "名前とテキストは印刷されたまま（日本語）です。" in ja  # and which language the printed card is in
     chosen = visible_text(client.get(url + "?text=en", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert "Sending Everyone Off" in chosen and "All your other Characters" in chosen
     # the translated names and texts are searchable too (folded with the printed ones)
@@ -305,6 +306,33 @@ def test_card_page_shows_the_readers_language(client):
     assert "sendingeveryoneoff" in card.name_folded.split("\n")
     assert set(card_search(q="sending everyone").values_list("code", flat=True)) == {"TL/W01-001"}
     assert set(card_search(q="o:所有角色").values_list("code", flat=True)) == {"TL/W01-001"}
+
+
+@pytest.mark.django_db
+def test_card_page_says_the_printed_language_and_shows_translated_flavor(client):
+    from catalog.textnorm import script_language
+    from tests.search_testdata import make_card
+
+    assert [script_language(t) for t in ("【永】パワーを＋500", "항상 척척", "Backstage Helper", "騎士王", "")] == \
+        ["ja", "ko", "en", "", ""]
+    make_card(game="ws", code="TL/W01-002", name="麦わら帽子のかなで", card_type="character", level=1, cost=1,
+              power=5000, soul=1, colors=["yellow"], text="【自】アンコール", flavor="あそこに近づくのは校則違反よ")
+    make_card(game="ws", code="TL/W01-003", name="Straw Hat Kanade", card_type="character", level=1, cost=1,
+              power=5000, soul=1, colors=["yellow"], text="[A] Encore", flavor="That's against the rules.",
+              translations={"ja": {"name": "麦わら帽子のかなで", "flavor": "あそこに近づくのは校則違反よ"}})
+    # a Japanese card without translations: the English reader is told it is the printed Japanese
+    en = visible_text(client.get("/cards/ws/TL/W01-002/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "Name and text as printed, in 日本語." in en and "Also available in" not in en
+    zh = visible_text(client.get("/cards/ws/TL/W01-002/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode())
+    assert "卡名与效果叙述为卡面原文（日本語）。" in zh
+    ja_page = client.get("/cards/ws/TL/W01-002/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "印刷されたまま" not in visible_text(ja_page) and "data-text-language" not in ja_page  # nothing to say
+    # a translated flavor replaces the printed one for that reader only
+    ja = visible_text(client.get("/cards/ws/TL/W01-003/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "日本語 の名前とテキスト: 麦わら帽子のかなで" in ja and "校則違反よ" in ja and "against the rules" not in ja
+    en = visible_text(client.get("/cards/ws/TL/W01-003/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "That's against the rules." in en and "校則違反" not in en
+    assert "Name and text as printed, in English. Also available in: 日本語" in en
 
 
 @pytest.mark.django_db

@@ -157,6 +157,7 @@ def test_card_page_in_english_and_japanese(imported, client):
     assert "他のあなたの《死》のキャラすべてに" in ja and "皆を見送る役目 かなで" in ja
     assert "All your other" not in ja  # (the English name stays listed among the alternate names)
     assert 'data-text-language=""' in ja_page and 'href="?text=en"' in ja_page  # printed, English one link away
+    assert "名前とテキストは印刷されたまま（日本語）です。 ほかの言語: English" in ja
     # the English flavor replaces the printed one on the English page only
     en8 = visible_text(client.get("/cards/ws/AB/W11-008/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     ja8 = visible_text(client.get("/cards/ws/AB/W11-008/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
