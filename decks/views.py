@@ -21,6 +21,7 @@ from rules import games as g
 from rules.cards import CardRecord
 from rules.construction import validate_deck
 
+from . import login_throttle
 from .forms import BuilderForm, DeckForm, ShareForm, SignupForm
 from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
@@ -60,9 +61,15 @@ SEARCH_LIMIT = 60
 def signup_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("deck-list")
+    if request.method == "POST" and (wait := login_throttle.signup_wait(request)):
+        form = login_throttle.refused(SignupForm(request.POST), login_throttle.signup_limited_message(wait))
+        response = render(request, "registration/signup.html", {"form": form}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        login_throttle.signup_done(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
         return redirect(request.GET.get("next") or "deck-list")
