@@ -5,6 +5,8 @@ the API, the pages); ``card_list`` adds django-filter parameters on top; ``card_
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,7 +19,7 @@ from rules.games import GAMES
 
 from .models import Card
 from .search import QueryError, compile_query, install_sqlite_regexp
-from .search.fields import lookup_order
+from .search.fields import lookup_field, lookup_order
 
 __all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER", "parse_order"]
 
@@ -111,3 +113,102 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
         rows = cursor.fetchall()
     return orjson.loads("[" + ",".join(row[0] for row in rows) + "]")
 
+
+
+SUGGEST_MIN_SIMILARITY = 0.3
+
+
+def _name_words(node: Any, negated: bool = False) -> list[str]:
+    """The name words of a parsed query (bare words and ``name:`` terms, not under a negation)."""
+    from .search.fields import NAME
+    from .search.grammar import Not, Term
+
+    if node is None:
+        return []
+    if isinstance(node, Term):
+        if negated or node.value.kind == "regex" or node.op not in (":", "="):
+            return []
+        spec = lookup_field(node.field) if node.field else None
+        return [node.value.text] if node.field is None or (spec is not None and spec.kind == NAME) else []
+    if isinstance(node, Not):
+        return _name_words(node.child, not negated)
+    return [w for child in node.children for w in _name_words(child, negated)]
+
+
+def card_suggest(*, q: str, game: str | None = None, limit: int = 5) -> list[Card]:
+    """Cards whose names are close to the name words of ``q`` — "did you mean" for a search that
+    found nothing (a typo: ``captian``, ``ＲＥＩＫＡ`` already folds). Restricted to the query's games.
+
+    PostgreSQL: trigram word similarity on the folded name (``%>``, served by the GIN trigram index),
+    best first. SQLite: the same measure in Python over the candidate names (slower; small catalogs).
+    Returns ``[]`` for a query without name words, with fewer than 3 folded characters, or one that
+    cannot be parsed.
+    """
+    from .search import parse
+
+    try:
+        words = _name_words(parse(q or ""))
+        games = compile_query(q or "", game=game, vendor=connection.vendor).games
+    except QueryError:
+        return []
+    # Names as printed (case-folded by pg_trgm itself): the folded column has no spaces, and
+    # trigram similarity needs the word boundaries.
+    wanted = unicodedata.normalize("NFKC", " ".join(words)).strip()
+    if len(wanted.replace(" ", "")) < 3:
+        return []
+    qs = Card.objects.all()
+    if game is not None:
+        qs = qs.filter(game=game)
+    if games:
+        qs = qs.filter(game__in=games)
+    if connection.vendor == "postgresql":
+        from django.contrib.postgres.search import TrigramWordSimilarity
+        from django.db import transaction
+        from django.db.models import BooleanField
+        from django.db.models.expressions import RawSQL
+        from django.db.models.functions import Upper
+
+        with transaction.atomic(), connection.cursor() as cursor:
+            # The operator's threshold, for this transaction only; UPPER(name) is trigram-indexed.
+            cursor.execute("SELECT set_config('pg_trgm.word_similarity_threshold', %s, true)",
+                           [str(SUGGEST_MIN_SIMILARITY)])
+            return list(qs.filter(RawSQL('%s <%% UPPER("catalog_card"."name")', [wanted], output_field=BooleanField()))
+                        .annotate(similarity=TrigramWordSimilarity(wanted, Upper("name")))
+                        .order_by("-similarity", "name", "game", "code")[:limit])
+    target = _trigrams(wanted)
+    scored = []
+    for pk, name in qs.values_list("pk", "name").iterator(chunk_size=2000):
+        name = unicodedata.normalize("NFKC", name)
+        score = max((len(target & grams) / len(target | grams)
+                     for grams in map(_trigrams, _windows(name, len(wanted)))), default=0.0)
+        if score >= SUGGEST_MIN_SIMILARITY:
+            scored.append((-score, pk))
+    scored.sort()
+    best = {pk: -s for s, pk in scored[: limit * 4]}
+    cards = sorted(Card.objects.filter(pk__in=best), key=lambda c: (-best[c.pk], c.name, c.game, c.code))[:limit]
+    for c in cards:
+        c.similarity = best[c.pk]
+    return cards
+
+
+def _trigrams(text: str) -> set[str]:
+    """pg_trgm's trigrams: lower case, each alphanumeric run padded with two spaces before and one after."""
+    out: set[str] = set()
+    for word in re.findall(r"\w+", text.lower()):
+        padded = f"  {word} "
+        out.update(padded[i:i + 3] for i in range(len(padded) - 2))
+    return out
+
+
+def _windows(name: str, size: int) -> list[str]:
+    """Runs of whole words of ``name`` about as long as the query (word similarity's extent)."""
+    words = name.split()
+    out = []
+    for i in range(len(words)):
+        run = ""
+        for w in words[i:]:
+            run = f"{run} {w}".strip()
+            out.append(run)
+            if len(run) >= size:
+                break
+    return out or [name]

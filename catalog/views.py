@@ -18,7 +18,7 @@ from .models import Card
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
-from .selectors import _finish_order, card_get, card_search, parse_order
+from .selectors import _finish_order, card_get, card_search, card_suggest, parse_order
 
 PAGE_SIZE = 60
 # The sort menu of the search page (the query's own order:/dir: apply when none is chosen).
@@ -114,6 +114,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
     view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
     error = None
     page = None
+    suggestions: list[Card] = []
     status = 200
     order = request.GET.get("order", "")
     direction = request.GET.get("dir", "")
@@ -125,6 +126,8 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
             if order:
                 qs = qs.order_by(*_finish_order(parse_order(("-" if direction == "desc" else "") + order)))
             page = _page(request, qs)
+            if page.paginator.count == 0 and q:
+                suggestions = card_suggest(q=q, game=game)
         except QueryError as exc:
             error = query_error_localize(exc)
             status = 400
@@ -134,6 +137,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
         "games": _games(),
         "view": view,
         "page": page,
+        "suggestions": suggestions,
         "error": error,
         "error_marker": (q[: error.position], q[error.position:]) if error else None,
         "base_query": _query_without(request, "page"),

@@ -52,7 +52,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files in production (DJANGO_DEBUG=0) from STATIC_ROOT after `manage.py collectstatic`,
     # compressed and cached, with no web server in front needed; runserver serves them in development.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -124,5 +124,19 @@ class CardPagination(PageNumberPagination):
                 "next": {"type": "string", "nullable": True, "format": "uri"},
                 "previous": {"type": "string", "nullable": True, "format": "uri"},
                 "results": schema,
+                "suggestions": {
+                    "type": "array",
+                    "description": "when nothing matched: up to 5 cards whose names are close to the query's name "
+                                   "words (trigram word similarity, best first); empty otherwise",
+                    "items": {
+                        "type": "object",
+                        "required": ["game", "code", "name", "similarity", "url", "api_url"],
+                        "properties": {
+                            "game": {"type": "string"}, "code": {"type": "string"}, "name": {"type": "string"},
+                            "similarity": {"type": "number", "minimum": 0, "maximum": 1},
+                            "url": {"type": "string"}, "api_url": {"type": "string"},
+                        },
+                    },
+                },
             },
         }

@@ -19,9 +19,9 @@ from rules import games as g
 from ..filters import CardFilterBackend, CardFilterSet
 from ..i18n import query_error_message
 from ..search import QueryError
-from ..selectors import _finish_order, card_get, card_rows, card_search, parse_order
+from ..selectors import _finish_order, card_get, card_rows, card_search, card_suggest, parse_order
 from .pagination import CardPagination
-from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardErrorSerializer, CardSerializer
+from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardErrorSerializer, CardSerializer, card_urls
 
 _CODES = {400: "invalid_parameter", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable"}
 
@@ -103,6 +103,19 @@ class CardListView(CardsAPIMixin, generics.ListAPIView):
     def load_rows(self, queryset):
         """Rows of one page as dicts of the card JSON fields (see ``card_rows``)."""
         return card_rows(queryset, CARD_API_FIELDS)
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        # "Did you mean": only when nothing matched and the query has name words to compare.
+        suggestions = []
+        if response.data.get("count") == 0 and request.query_params.get("q"):
+            game = request.query_params.get("game")
+            for card in card_suggest(q=request.query_params["q"], game=game if game in g.GAMES else None):
+                url, api_url = card_urls(card.game, card.code)
+                suggestions.append({"game": card.game, "code": card.code, "name": card.name,
+                                    "similarity": round(float(card.similarity), 3), "url": url, "api_url": api_url})
+        response.data["suggestions"] = suggestions
+        return response
 
 
 @extend_schema(
