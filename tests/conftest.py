@@ -76,6 +76,10 @@ def _fresh_cache():
     """Each test starts with an empty cache, so API rate-limit counters (DRF throttling, counted in
     the cache; Redis in CI's PostgreSQL run) never carry over from one test to the next."""
     from django.core.cache import cache
+    from django.utils import translation
 
     cache.clear()
     yield
+    # A request with Accept-Language leaves its language active in this thread (LocaleMiddleware
+    # does not reset it): the next test starts in the default language again.
+    translation.deactivate()

@@ -65,6 +65,13 @@ def test_climax_bonus_is_structured():
     assert effects == [{"kind": "climax_bonus", "power": 1000, "soul": 1}] and modelled
     effects, modelled = n.ws_climax_bonus(n.nfkc("【永】あなたのキャラすべてに、ソウルを＋2。"))
     assert effects == [{"kind": "climax_bonus", "power": 0, "soul": 2}] and modelled
+    # HOTC's spellings: a space after the marker (196 climaxes), no final 。 (2)
+    effects, modelled = n.ws_climax_bonus(n.nfkc("【永】 あなたのキャラすべてに、パワーを＋1000し、ソウルを＋1。"))
+    assert effects == [{"kind": "climax_bonus", "power": 1000, "soul": 1}] and modelled
+    effects, modelled = n.ws_climax_bonus(n.nfkc("【永】 あなたのキャラすべてに、パワーを＋1000し、ソウルを＋1"))
+    assert effects == [{"kind": "climax_bonus", "power": 1000, "soul": 1}] and modelled
+    effects, modelled = n.ws_climax_bonus(n.nfkc("【永】 あなたのキャラすべてに、ソウルを＋1。次のあなたのターンの終わりまで…"))
+    assert effects == [{"kind": "climax_bonus", "power": 0, "soul": 1}] and not modelled  # more text: not modelled
 
 
 def test_lycee_basic_abilities_and_slots():

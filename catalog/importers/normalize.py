@@ -192,7 +192,8 @@ def ws_name(raw: str) -> tuple[str, str]:
 
 
 _CLIMAX_BONUS = re.compile(
-    r"^【永】あなたのキャラすべてに、(?:パワーを\+(?P<power>\d+)(?:し、|。))?(?:ソウルを\+(?P<soul>\d+)。)?"
+    # HOTC often writes a space after the marker and sometimes drops the final 。
+    r"^【永】\s*あなたのキャラすべてに、\s*(?:パワーを\+(?P<power>\d+)(?:し、|。|$))?(?:ソウルを\+(?P<soul>\d+)(?:。|$))?"
 )
 _REMINDER = re.compile(r"\((?:[^()@:]{1,2}@)?:[^()]*\)")
 
