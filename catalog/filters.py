@@ -8,9 +8,11 @@ from functools import lru_cache
 from typing import Any
 
 import django_filters
+from django.db import models
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 
+from config.params import StrictBooleanFilter, StrictIntegerFilter, reject_empty
 from rules import games as g
 from rules.cards import NUMERIC_STATS
 
@@ -62,11 +64,14 @@ class CardFilterSet(django_filters.FilterSet):
     )
     keyword = django_filters.CharFilter(method=_facet_filter("keywords"), label="keyword (facet)")
     gender = django_filters.ChoiceFilter(choices=[(x, x) for x in g.CHAOS_GENDERS])
-    counter = django_filters.BooleanFilter()
+    counter = StrictBooleanFilter()
 
     class Meta:
         model = Card
         fields = {stat: ["exact", "gte", "lte", "gt", "lt"] for stat in NUMERIC_STATS}
+        # whole numbers only: django-filter's NumberFilter reads 0.5 and 1e3 as decimals
+        filter_overrides = {f: {"filter_class": StrictIntegerFilter}
+                            for f in (models.PositiveIntegerField, models.PositiveSmallIntegerField, models.IntegerField)}
 
     @classmethod
     def for_params(cls, keys) -> type[CardFilterSet]:
@@ -91,6 +96,9 @@ class CardFilterBackend(DjangoFilterBackend):
         return filterset_class(**self.get_filterset_kwargs(request, queryset, view))
 
     def filter_queryset(self, request, queryset, view):
+        typed = [k for k in request.query_params
+                 if k in CardFilterSet.base_filters and not isinstance(CardFilterSet.base_filters[k], django_filters.CharFilter)]
+        reject_empty(request.query_params, typed)  # ?level= or ?game= is a 400, not "any"
         filterset = self.get_filterset(request, queryset, view)
         if filterset is None:
             return queryset

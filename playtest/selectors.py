@@ -7,13 +7,15 @@ from typing import Any
 import django_filters
 from django.db.models import Q, QuerySet
 
-from .models import PlaytestJob
+from config.params import StrictIntegerFilter
+
+from .models import GAME_CHOICES, PlaytestJob
 
 
 class PlaytestJobFilterSet(django_filters.FilterSet):
     status = django_filters.MultipleChoiceFilter(choices=PlaytestJob.Status.choices)
-    game = django_filters.CharFilter()
-    deck_id = django_filters.NumberFilter()
+    game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
+    deck_id = StrictIntegerFilter(min_value=1)
 
     class Meta:
         model = PlaytestJob
@@ -36,9 +38,22 @@ def playtest_is_mine(job: PlaytestJob, *, user: Any, session_key: str) -> bool:
     return bool(session_key) and job.session_key == session_key
 
 
-def playtest_list(*, user: Any, session_key: str, filters: dict | None = None) -> QuerySet[PlaytestJob]:
+class PlaytestFilterError(ValueError):
+    """Invalid list filters; ``errors`` maps parameter -> messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def playtest_list(*, user: Any, session_key: str, filters: Any = None) -> QuerySet[PlaytestJob]:
+    """The user's (or this session's) jobs; ``filters`` ``status`` (repeatable), ``game``, ``deck_id``.
+    An unreadable filter raises ``PlaytestFilterError`` instead of being ignored."""
     qs = PlaytestJob.objects.filter(_mine(user=user, session_key=session_key)).defer("snapshot", "result")
-    return PlaytestJobFilterSet(filters or {}, queryset=qs).qs
+    fs = PlaytestJobFilterSet(filters or {}, queryset=qs)
+    if filters and not fs.is_valid():
+        raise PlaytestFilterError({k: [str(m) for m in v] for k, v in fs.errors.items()})
+    return fs.qs
 
 
 def playtest_get(*, key: str | int, user: Any = None, session_key: str = "") -> PlaytestJob | None:

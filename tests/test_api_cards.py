@@ -46,11 +46,12 @@ def test_pagination(client, cards):
         seen += [c["code"] for c in client.get(LIST, {"page_size": 5, "page": page}).json()["results"]]
     assert len(seen) == len(set(seen)) == 12  # stable order: no card repeated or skipped
     assert_error(client.get(LIST, {"page": 9}), 404, "not_found")
-    assert_error(client.get(LIST, {"page": "x"}), 404, "not_found")
+    assert_error(client.get(LIST, {"page": "x"}), 400, "invalid_parameter")  # not a page number: a bad parameter
 
 
-def test_page_size_is_capped(client, cards):
-    assert client.get(LIST, {"page_size": 100000}).json()["page_size"] == 200
+def test_page_size_above_the_maximum_is_refused_not_capped(client, cards):
+    assert client.get(LIST, {"page_size": 200}).json()["page_size"] == 200
+    assert_error(client.get(LIST, {"page_size": 201}), 400, "invalid_parameter")
 
 
 def test_ordering(client, cards):

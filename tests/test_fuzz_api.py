@@ -6,9 +6,12 @@ Every operation, anonymous and signed in with a token, a bounded number of gener
 - every status code, content type, header and body is the one the schema documents;
 - every error (4xx) is a JSON object of one of the documented error shapes;
 
-Not checked: schemathesis's "negative data rejection" (a request that breaks the schema must get a
-4xx). Some filters are lenient on purpose or by their library (``mine=null`` reads as false,
-``wisdom__lte=0.5`` as a number; docs/security.md lists them); they answer 200 with correct data.
+- negative data (``test_api_rejects_invalid_input``): requests that break the schema (wrong types,
+  values outside an enum or a range, missing required fields, empty typed parameters) must get a
+  4xx, checked by schemathesis's ``negative_data_rejection``, with the token, as many examples. This
+  was off while lists read ``mine=null`` as false, ``level=0.5`` as a number, ``page_size=abc`` as the
+  default and form bodies dropped nested ``entries``; config/params.py made them 400s (415 for form
+  bodies where JSON is needed).
 
 The requests go straight into the WSGI application (no server), inside the test's transaction.
 """
@@ -139,3 +142,25 @@ def test_card_list(fuzz_app, params):
         assert {"count", "results"} <= set(body)
     else:
         assert set(body["error"]) >= {"code", "message"}, body
+
+
+# -- negative data: requests that break the schema must be refused with a 4xx ---------------------
+# The card list is left out here as above; its parameters get garbage in test_card_list and
+# tests/test_api_params.py.
+def _load_negative_schema():
+    from schemathesis.generation import GenerationMode
+
+    negative = _load_schema()
+    negative.config.generation.update(modes=[GenerationMode.NEGATIVE])
+    return negative.exclude(path="/api/v1/cards/", method="GET")
+
+
+negative_schema = _load_negative_schema()
+NEGATIVE_CHECKS = [sc.not_a_server_error, sc.negative_data_rejection, error_is_a_documented_object]
+
+
+@negative_schema.parametrize()
+@FUZZ
+def test_api_rejects_invalid_input(case, fuzz_app):
+    _, key = fuzz_app
+    case.call_and_validate(headers={"Authorization": f"Token {key}"}, checks=NEGATIVE_CHECKS)

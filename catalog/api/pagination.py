@@ -12,8 +12,9 @@ from typing import Any
 from django.core.paginator import EmptyPage, InvalidPage, Page, PageNotAnInteger, Paginator
 from django.utils.functional import cached_property
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+
+from config.params import StrictPageNumberPagination, int_param
 
 COUNT_CAP = 1_000
 MAX_PAGE = 10_000
@@ -80,16 +81,22 @@ class CappedPaginator(Paginator):
         return self.num_pages if self.count_exact else None
 
 
-class CardPagination(PageNumberPagination):
+class CardPagination(StrictPageNumberPagination):
     django_paginator_class = CappedPaginator
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    max_page = MAX_PAGE
+
+    def get_page_size(self, request) -> int:
+        """``page_size`` from 1 to ``max_page_size``; anything else is a 400 naming it (not the default)."""
+        size = int_param(request.query_params, self.page_size_query_param, low=1, high=self.max_page_size)
+        return size if size is not None else self.page_size
 
     def paginate_queryset(self, queryset, request, view=None):
         page_size = self.get_page_size(request)
         paginator = self.django_paginator_class(queryset, page_size, load=getattr(view, "load_rows", list))
-        number = request.query_params.get(self.page_query_param) or 1
+        number = int_param(request.query_params, self.page_query_param, low=1, high=MAX_PAGE) or 1  # else 400
         try:
             self.page = paginator.page(number)
         except InvalidPage as exc:

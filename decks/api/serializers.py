@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from rest_framework import serializers
 
+from config.params import StrictCharField
 from rules import games as g
 from rules.decktext import MAX_COUNT, parse_deck_text
 
@@ -18,7 +19,7 @@ MAX_ENTRIES = 1000
 
 
 class EntrySerializer(serializers.Serializer):
-    code = serializers.CharField(max_length=64)
+    code = StrictCharField(max_length=64)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
     zone = serializers.ChoiceField(choices=g.ZONES, default="main")
 
@@ -36,7 +37,7 @@ class CardsInputMixin(serializers.Serializer):
 
     zones = serializers.JSONField(required=False)
     entries = EntrySerializer(many=True, required=False, max_length=MAX_ENTRIES)
-    text = serializers.CharField(required=False, allow_blank=True, max_length=MAX_TEXT, trim_whitespace=False)
+    text = StrictCharField(required=False, allow_blank=True, max_length=MAX_TEXT, trim_whitespace=False)
 
     def cards_from(self, attrs: dict[str, Any], *, strict_text: bool) -> tuple[dict | None, list[dict]]:
         given = [k for k in ("zones", "entries", "text") if k in attrs]
@@ -60,7 +61,7 @@ class CardsInputMixin(serializers.Serializer):
 
 class ValidateSerializer(CardsInputMixin):
     game = serializers.ChoiceField(choices=GAME_CHOICES)
-    partner = serializers.CharField(required=False, max_length=64)
+    partner = StrictCharField(required=False, max_length=64)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not any(k in attrs for k in ("zones", "entries", "text")):
@@ -72,12 +73,12 @@ class ValidateSerializer(CardsInputMixin):
 
 
 class DeckWriteSerializer(CardsInputMixin):
-    name = serializers.CharField(max_length=120, required=False)
+    name = StrictCharField(max_length=120, required=False)
     game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
-    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    description = StrictCharField(max_length=5000, required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     base_version = serializers.IntegerField(min_value=1, required=False)
-    note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    note = StrictCharField(max_length=200, required=False, allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         zones, _ = self.cards_from(attrs, strict_text=True)
@@ -88,9 +89,9 @@ class DeckWriteSerializer(CardsInputMixin):
 class DeckReplaceSerializer(DeckWriteSerializer):
     """``PUT``: the whole deck. Every field of the representation is required (``PATCH`` changes some)."""
 
-    name = serializers.CharField(max_length=120)
+    name = StrictCharField(max_length=120)
     game = serializers.ChoiceField(choices=GAME_CHOICES)
-    description = serializers.CharField(max_length=5000, allow_blank=True)
+    description = StrictCharField(max_length=5000, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +104,7 @@ class DeckReplaceSerializer(DeckWriteSerializer):
 
 class VersionRefSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    name = serializers.CharField(max_length=120, required=False)
+    name = StrictCharField(max_length=120, required=False)
 
 
 def share_url(request: Any, slug: str) -> str:
@@ -112,7 +113,7 @@ def share_url(request: Any, slug: str) -> str:
 
 
 class DeckSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.username", read_only=True)
+    owner = StrictCharField(source="owner.username", read_only=True)
     counts = serializers.SerializerMethodField()
     share_url = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
@@ -150,7 +151,7 @@ class DeckDetailSerializer(DeckSerializer):
 
 
 class DeckVersionSerializer(serializers.ModelSerializer):
-    author = serializers.CharField(source="author.username", read_only=True, default=None)
+    author = StrictCharField(source="author.username", read_only=True, default=None)
     counts = serializers.SerializerMethodField()
 
     class Meta:

@@ -5,17 +5,22 @@ import re
 from typing import Any
 
 from django.db import transaction
+from django.http import Http404
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..models import Deck, DeckVersion
+from config.params import PAGE_PARAMETERS, StrictPageNumberPagination, bool_param, reject_empty
+from rules import games as g
+
+from ..models import Deck, DeckVersion, Visibility
 from ..selectors import (
     deck_can_edit,
     deck_diff,
@@ -63,6 +68,9 @@ class PlainTextRenderer(BaseRenderer):
             return data.encode()
         if isinstance(data, dict) and "detail" in data:
             return str(data["detail"]).encode()
+        if isinstance(data, dict):  # field errors: one "field: message" line each (not a Python repr)
+            return "\n".join(f"{k}: {' '.join(map(str, v if isinstance(v, list) else [v]))}"
+                             for k, v in data.items()).encode()
         return str(data).encode()
 
 
@@ -82,10 +90,16 @@ def _detail(deck: Deck, request: Request, *, with_validation: bool = True) -> di
     return data
 
 
+# Bodies with nested cards (``entries``, ``zones``) are JSON only: a form or multipart body cannot carry
+# them and DRF would silently drop them (an accepted request that ignored the cards). Others get 415.
+JSON_ONLY = [JSONParser]
+
+
 class ValidateView(APIView):
     """Check a deck against its game's construction rules (anonymous use allowed)."""
 
     permission_classes = [permissions.AllowAny]
+    parser_classes = JSON_ONLY
 
     @extend_schema(request=ValidateSerializer, responses=OpenApiTypes.OBJECT, operation_id="decks_validate",
                    description="Validate a deck given as entries or deck text; anonymous use allowed.")
@@ -109,23 +123,32 @@ class ValidateView(APIView):
 
 class DeckListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = JSON_ONLY
 
     @extend_schema(responses=inline_serializer("PaginatedDeckList", {
         "count": serializers.IntegerField(), "next": serializers.URLField(allow_null=True),
         "previous": serializers.URLField(allow_null=True), "results": DeckSerializer(many=True)}),
         operation_id="decks_list", parameters=[
-        OpenApiParameter("game", str), OpenApiParameter("owner", str), OpenApiParameter("mine", bool),
-        OpenApiParameter("q", str)])
+        OpenApiParameter("game", {"type": "string", "enum": list(g.GAMES)}),
+        OpenApiParameter("owner", str, description="username"),
+        OpenApiParameter("mine", bool, description="true: only your own decks"),
+        OpenApiParameter("q", {"type": "string", "maxLength": 100}, description="name contains"),
+        OpenApiParameter("visibility", {"type": "string", "enum": list(Visibility.values)}),
+        *PAGE_PARAMETERS])
     def get(self, request: Request) -> Response:
-        from rest_framework.pagination import PageNumberPagination
-
         from ..filters import DeckFilterError
 
+        params = request.query_params
+        reject_empty(params, ("game", "visibility", "owner"))
+        filters = {k: params.get(k) for k in ("game", "owner", "q", "visibility")}
+        filters["mine"] = bool_param(params, "mine")  # 400 for maybe/null, not "false"
+        paginator = StrictPageNumberPagination()
+        paginator.get_page_size(request)  # bad paging parameters are a 400 before any query
+        paginator.get_page_number(request, None)
         try:
-            qs = deck_list(user=request.user, filters=request.query_params)
+            qs = deck_list(user=request.user, filters=filters)
         except DeckFilterError as exc:
             raise ValidationError(exc.errors) from None
-        paginator = PageNumberPagination()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(DeckSerializer(page, many=True, context={"request": request}).data)
 
@@ -173,6 +196,7 @@ class DeckObjectMixin:
 
 class DeckDetailView(DeckObjectMixin, APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = JSON_ONLY
 
     @extend_schema(responses=DeckDetailSerializer, operation_id="decks_retrieve")
     def get(self, request: Request, pk: int) -> Response:
@@ -298,7 +322,7 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int:
         if default is None:
             raise ValidationError({name: [gettext("this parameter is required (a version number)")]})
         return default
-    if not raw.isdigit() or len(raw) > 9:
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9 or int(raw) < 1:  # "²" is a digit too
         raise ValidationError({name: [gettext("must be a version number, got %(value)s") % {"value": repr(raw[:20])}]})
     return int(raw)
 
@@ -307,7 +331,8 @@ class DeckDiffView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="decks_diff", parameters=[
-        OpenApiParameter("from", int), OpenApiParameter("to", int)])
+        OpenApiParameter("from", {"type": "integer", "minimum": 1, "maximum": 999999999}),
+        OpenApiParameter("to", {"type": "integer", "minimum": 1, "maximum": 999999999})])
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         a = _int_param(request, "from", max(1, deck.version - 1))
@@ -368,8 +393,18 @@ class DeckExportView(DeckObjectMixin, APIView):
     permission_classes = [permissions.AllowAny]
     renderer_classes = [PlainTextRenderer, JSONRenderer, BrowsableAPIRenderer]
 
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        try:
+            return super().perform_content_negotiation(request, force=force)
+        except (Http404, NotFound):  # ?format=xml: DRF answers a bare 404 "Not found."
+            raise ValidationError({"format": [gettext("unknown format %(value)s; expected text or json") % {
+                "value": repr(request.query_params.get("format", "")[:20])}]}) from None
+
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.OBJECT},
-                   operation_id="decks_export", parameters=[OpenApiParameter("version", int)])
+                   operation_id="decks_export", parameters=[
+                       OpenApiParameter("version", {"type": "integer", "minimum": 1, "maximum": 999999999}),
+                       OpenApiParameter("format", {"type": "string", "enum": ["text", "json"]},
+                                        description="text (default) or json; or send an Accept header")])
     def get(self, request: Request, pk: int) -> Response:
         deck = self.get_deck(request, pk)
         return _export(request, deck)

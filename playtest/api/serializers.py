@@ -5,13 +5,14 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
+from config.params import StrictCharField
 from rules import games as g
 
 from ..models import GAME_CHOICES, PlaytestJob
 
 
 class DeckEntrySerializer(serializers.Serializer):
-    code = serializers.CharField(max_length=64)
+    code = StrictCharField(max_length=64)
     count = serializers.IntegerField(min_value=1, max_value=99)
     zone = serializers.ChoiceField(choices=g.ZONES, default="main")
 
@@ -22,14 +23,14 @@ class PlaytestCreateSerializer(serializers.Serializer):
 
     game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
     deck = serializers.IntegerField(required=False, min_value=1, help_text="id of a saved deck")
-    share = serializers.CharField(required=False, max_length=32, help_text="slug of a shared deck link /d/<slug>/")
+    share = StrictCharField(required=False, max_length=32, help_text="slug of a shared deck link /d/<slug>/")
     version = serializers.IntegerField(required=False, min_value=1, help_text="deck version (default: latest)")
-    text = serializers.CharField(required=False, max_length=20000, allow_blank=True, trim_whitespace=False)
+    text = StrictCharField(required=False, max_length=20000, allow_blank=True, trim_whitespace=False)
     entries = DeckEntrySerializer(many=True, required=False)
-    name = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    name = StrictCharField(required=False, max_length=200, allow_blank=True)
     games = serializers.IntegerField(default=1000, help_text="number of goldfish games")
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
-    pilot = serializers.CharField(required=False, max_length=32)
+    pilot = StrictCharField(required=False, max_length=32)
     options = serializers.DictField(required=False, help_text="goldfish options of the game's engine")
     turn_cap = serializers.IntegerField(required=False)
 
@@ -110,16 +111,16 @@ class PlaytestListSerializer(PlaytestJobSerializer):
 class GameLogSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     seed = serializers.IntegerField()
-    outcome = serializers.CharField()
+    outcome = StrictCharField()
     turn = serializers.IntegerField()
-    reason = serializers.CharField()
+    reason = StrictCharField()
     counters = serializers.DictField(child=serializers.IntegerField())
     events = serializers.ListField(child=serializers.DictField())
     truncated = serializers.BooleanField()
-    text = serializers.CharField()
+    text = StrictCharField()
 
 
 class ErrorSerializer(serializers.Serializer):
     # Refusals with a reason name the field (errors); "not found"/"not yours" carry only detail.
-    detail = serializers.CharField(required=False)
+    detail = StrictCharField(required=False)
     errors = serializers.ListField(child=serializers.DictField(), required=False)

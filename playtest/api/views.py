@@ -6,15 +6,19 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.generics import ListAPIView
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.params import INT_MAX, StrictPageNumberPagination, reject_empty
+from rules import games as g
+
 from .. import reports, services
 from ..models import PlaytestJob
-from ..selectors import playtest_get, playtest_is_mine, playtest_list
+from ..selectors import PlaytestFilterError, playtest_get, playtest_is_mine, playtest_list
 from ..stats import compare_results
 from ..throttles import PlaytestCreateThrottle
 from .serializers import (
@@ -75,9 +79,16 @@ def create_job_from_data(data: dict[str, Any], request: Any) -> PlaytestJob:
 
 class PlaytestListCreateView(ListAPIView):
     serializer_class = PlaytestListSerializer
+    pagination_class = StrictPageNumberPagination  # page / page_size: a bad value is a 400, not ignored
+    parser_classes = [JSONParser]  # nested entries/options: a form body would silently lose them (415)
 
     def get_queryset(self):
-        return playtest_list(user=self.request.user, session_key=session_key(self.request), filters=self.request.query_params)
+        reject_empty(self.request.query_params, ("status", "game", "deck_id"))
+        try:
+            return playtest_list(user=self.request.user, session_key=session_key(self.request),
+                                 filters=self.request.query_params)
+        except PlaytestFilterError as exc:
+            raise ValidationError(exc.errors) from None
 
     def get_throttles(self):
         # Listing counts against the general API rates like every other endpoint (it had none).
@@ -87,7 +98,13 @@ class PlaytestListCreateView(ListAPIView):
         raise Throttled(wait, detail="too many playtest jobs started recently"
                         + (f"; try again in {int(wait or 0) + 1} seconds" if wait else ""))
 
-    @extend_schema(summary="My playtest jobs (signed-in user, or this browser session)")
+    @extend_schema(summary="My playtest jobs (signed-in user, or this browser session)", parameters=[
+        OpenApiParameter("status", {"type": "array", "items": {"type": "string", "enum": list(PlaytestJob.Status.values)}},
+                         explode=True, description="one or more statuses (repeat the parameter)"),
+        OpenApiParameter("game", {"type": "string", "enum": list(g.GAMES)}),
+        OpenApiParameter("deck_id", {"type": "integer", "minimum": 1, "maximum": INT_MAX},
+                         description="jobs of this saved deck"),
+    ])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
