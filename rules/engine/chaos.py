@@ -36,6 +36,8 @@ from .core import (
     GameResult,
     ScriptedPilot,
     ScriptedState,
+    event_messages,
+    gettext_noop,
     register,
     who_goes_first,
 )
@@ -43,6 +45,26 @@ from .core import (
 GAME = "chaos"
 SLOT_NAMES = ("front-left", "front-right", "back-left", "partner", "back-right")
 PARTNER_SLOT = 3
+# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, slot).
+EVENTS = event_messages(GAME, {
+    "result": gettext_noop("{outcome}: {reason}"),
+    "draw": gettext_noop("{why}: {cards}"),
+    "setup": gettext_noop("shuffle; the player goes {order}"),
+    "partner": gettext_noop("partner {card} revealed: {atk}/{dfn} with bonus +{bonus_atk}/+{bonus_dfn} → "
+                            "{total_atk}/{total_dfn}"),
+    "maintain_skipped": gettext_noop("{card} turns face-down (maintain not paid)"),
+    "levelup": gettext_noop("level up: {card} on the partner → {atk}/{dfn}, standing"),
+    "face_up": gettext_noop("{card} turns face-up"),
+    "hand_limit": gettext_noop("hand limit: {card}"),
+    "maintain": gettext_noop("pay maintain of {card}"),
+    "leaves": gettext_noop("{card} leaves {slot} for the waiting room"),
+    "summon": gettext_noop("summon {card} ({atk}/{dfn}) to {slot}"),
+    "extra": gettext_noop("EXTRA {card} ({atk}/{dfn}) on {slot}"),
+    "attack": gettext_noop("{card} attacks ({atk} ATK); the dummy does not defend"),
+    "deck_damage": gettext_noop("deck damage {amount}: {count} card(s) milled; {left} left"),
+    "deck_damage_stopped": gettext_noop("deck damage {amount}: {count} card(s) milled — stopped on the partner's "
+                                        "name: the dummy partner levels up; {left} left"),
+})
 ALLY_SLOTS = (0, 1, 2, 4)
 STAND, REST, REVERSE = 0, 1, 2
 DIRECTION = ("stand", "rest", "reverse")
@@ -156,7 +178,7 @@ class ChaosState(ScriptedState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.outcome = "capped"
-        self.reason = "turn cap"
+        self.reason = gettext_noop("turn cap")
         self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.milled: list[int] = []
         self.first_playable: dict[str, int] = {}
@@ -165,9 +187,10 @@ class ChaosState(ScriptedState):
             self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def say(self, player: str, kind: str, text: str) -> None:
+    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``chaos.<code>``."""
         if self.log is not None:
-            self.log.add(self.turn, player, kind, text)
+            self.log.add(self.turn, player, kind, "chaos." + code, **params)
 
     @property
     def partner(self) -> Char | None:
@@ -176,21 +199,21 @@ class ChaosState(ScriptedState):
     def _end(self, outcome: str, reason: str) -> None:
         self.outcome, self.reason = outcome, reason
         if self.log is not None:
-            self.say("me", "result", f"{outcome}: {reason}")
+            self.say("me", "result", "result", outcome=outcome, reason=reason)
         raise GameOver
 
     def _draw(self, n: int, why: str = "draw") -> None:
         for _ in range(n):
             if not self.deck:
-                self._end("loss", "had to draw from an empty deck")
+                self._end("loss", gettext_noop("had to draw from an empty deck"))
             self.hand.append(self.deck.pop())
         if self.log is not None:
-            self.say("me", why, f"{why}: " + ", ".join(c.name for c in self.hand[-n:]))
+            self.say("me", why, "draw", why=why, cards=", ".join(c.name for c in self.hand[-n:]))
 
     def _odraw(self, n: int) -> None:
         for _ in range(n):
             if not self.odeck:
-                self._end("win", "the dummy had to draw from an empty deck")
+                self._end("win", gettext_noop("the dummy had to draw from an empty deck"))
             self.odeck.pop()
             self.ohand += 1
 
@@ -223,7 +246,7 @@ class ChaosState(ScriptedState):
         shuffle(rng, self.deck)
         shuffle(rng, self.odeck)
         if self.log is not None:
-            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
+            self.say("me", "setup", "setup", order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
         self._odraw(OPENING_HAND)
         _, code = yield "partner"
@@ -231,8 +254,8 @@ class ChaosState(ScriptedState):
         self.field[PARTNER_SLOT] = p = partner_char(card)
         shuffle(rng, self.deck)
         if self.log is not None:
-            self.say("me", "partner", f"partner {card.name} revealed: {card.atk}/{card.defense} with bonus "
-                                      f"+{card.partner_atk or 0}/+{card.partner_def or 0} → {p.atk}/{p.dfn}")
+            self.say("me", "partner", "partner", card=card.name, atk=card.atk, dfn=card.defense,
+                     bonus_atk=card.partner_atk or 0, bonus_dfn=card.partner_def or 0, total_atk=p.atk, total_dfn=p.dfn)
         choice = yield "mulligan"
         if choice[0] == "mulligan":
             self.deck.extend(self.hand)
@@ -245,7 +268,7 @@ class ChaosState(ScriptedState):
             self._opp_turn()
         while True:
             if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", "turn cap"
+                self.outcome, self.reason = "capped", gettext_noop("turn cap")
                 return
             yield from self._my_turn()
             self._opp_turn()
@@ -279,7 +302,7 @@ class ChaosState(ScriptedState):
                     c.face_down = True
                     self.counters["maintain_skipped"] += 1
                     if log is not None:
-                        self.say("me", "maintain", f"{c.card.name} turns face-down (maintain not paid)")
+                        self.say("me", "maintain", "maintain_skipped", card=c.card.name)
         # 2. draw
         self._draw(1)
         # 3. main (what can be played at all this turn can be played at its start)
@@ -296,7 +319,7 @@ class ChaosState(ScriptedState):
                 level_up(p, card)
                 self.counters["partner_levelups"] += 1
                 if log is not None:
-                    self.say("me", "levelup", f"level up: {card.name} on the partner → {p.atk}/{p.dfn}, standing")
+                    self.say("me", "levelup", "levelup", card=card.name, atk=p.atk, dfn=p.dfn)
             elif kind == "summon":
                 self._summon(choice[1], choice[2])
             elif kind == "extra":
@@ -316,7 +339,7 @@ class ChaosState(ScriptedState):
             if c is not None and c.face_down:
                 c.face_down = False
                 if log is not None:
-                    self.say("me", "end", f"{c.card.name} turns face-up")
+                    self.say("me", "end", "face_up", card=c.card.name)
                 break
         p = self.partner
         if p.state:
@@ -326,7 +349,7 @@ class ChaosState(ScriptedState):
             card = take(self.hand, code)
             self.waiting.append(card)
             if log is not None:
-                self.say("me", "discard", f"hand limit: {card.name}")
+                self.say("me", "discard", "hand_limit", card=card.name)
 
     def _note_playable(self, turn: int) -> None:
         fp = self.first_playable
@@ -346,7 +369,7 @@ class ChaosState(ScriptedState):
             self.waiting.append(self.deck.pop())
         self.counters["maintain_paid"] += 1
         if self.log is not None:
-            self.say("me", "maintain", f"pay maintain of {c.card.name}")
+            self.say("me", "maintain", "maintain", card=c.card.name)
 
     def can_pay_maintain(self, c: Char) -> bool:
         cost = c.card.keyword_costs.get("maintain") or {}
@@ -360,10 +383,10 @@ class ChaosState(ScriptedState):
         if old is not None:
             self._to_waiting(slot)
             if self.log is not None:
-                self.say("me", "summon", f"{old.card.name} leaves {SLOT_NAMES[slot]} for the waiting room")
+                self.say("me", "summon", "leaves", card=old.card.name, slot=SLOT_NAMES[slot])
         self.field[slot] = Char(card, card.atk or 0, card.defense or 0)
         if self.log is not None:
-            self.say("me", "summon", f"summon {card.name} ({card.atk}/{card.defense}) to {SLOT_NAMES[slot]}")
+            self.say("me", "summon", "summon", card=card.name, atk=card.atk, dfn=card.defense, slot=SLOT_NAMES[slot])
 
     def _to_waiting(self, slot: int) -> None:
         c = self.field[slot]
@@ -427,7 +450,7 @@ class ChaosState(ScriptedState):
         char.card = ex
         char.atk, char.dfn, char.dmg = ex.atk or 0, ex.defense or 0, 0
         if self.log is not None:
-            self.say("me", "extra", f"EXTRA {ex.name} ({ex.atk}/{ex.defense}) on {SLOT_NAMES[base]}")
+            self.say("me", "extra", "extra", card=ex.name, atk=ex.atk, dfn=ex.defense, slot=SLOT_NAMES[base])
 
     def _attackers(self) -> list[int]:
         return [i for i, c in enumerate(self.field) if c is not None and c.state == STAND and not c.face_down]
@@ -437,7 +460,7 @@ class ChaosState(ScriptedState):
         char.state = REST
         self.counters["attacks"] += 1
         if self.log is not None:
-            self.say("me", "attack", f"{char.card.name} attacks ({char.atk} ATK); the dummy does not defend")
+            self.say("me", "attack", "attack", card=char.card.name, atk=char.atk)
         if slot == PARTNER_SLOT:
             self.counters["attack_draws"] += 1
             self._draw(1, "attack draw")
@@ -452,7 +475,7 @@ class ChaosState(ScriptedState):
         while milled < n:
             if not deck:
                 self._record_mill(n, milled, stopped)
-                self._end("win", "the dummy took deck damage from an empty deck")
+                self._end("win", gettext_noop("the dummy took deck damage from an empty deck"))
             milled += 1
             if deck.pop():
                 stopped = True
@@ -469,9 +492,8 @@ class ChaosState(ScriptedState):
         if stopped:
             self.counters["damage_stopped"] += 1
         if self.log is not None:
-            self.say("opp", "damage", f"deck damage {n}: {milled} card(s) milled"
-                     + (" — stopped on the partner's name: the dummy partner levels up" if stopped else "")
-                     + f"; {len(self.odeck)} left")
+            self.say("opp", "damage", "deck_damage_stopped" if stopped else "deck_damage", amount=n, count=milled,
+                     left=len(self.odeck))
 
     # -- values --------------------------------------------------------------------------------
     def card_value(self, card: CardRecord) -> float:
@@ -671,9 +693,9 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "dummy_deck_size": "cards in the dummy's deck, its partner included (default 50)",
-        "dummy_partner_copies": "further copies of the dummy partner's title+name in its deck (default 3); "
-                                "deck damage stops on each",
+        "dummy_deck_size": gettext_noop("cards in the dummy's deck, its partner included (default 50)"),
+        "dummy_partner_copies": gettext_noop("further copies of the dummy partner's title+name in its deck (default 3); "
+                                "deck damage stops on each"),
     },
     ratios={
         "deck_damage_per_attack": ("deck_damage", "attacks"),
@@ -685,11 +707,11 @@ ENGINE = register(GameEngine(
         "win_rate_going_second": ("second_wins", "second_games"),
     },
     describe_extras={
-        "milled": "cards the dummy lost to deck damage on each of the player's turns",
-        "deck_damage": "cards milled from the dummy's deck by attacks",
-        "damage_stopped": "attacks whose deck damage stopped on a copy of the dummy partner's title+name",
-        "attack_draws": "cards drawn because the partner attacked",
-        "partner_levelups": "level ups of the player's partner (from hand)",
-        "opp_partner_levelups": "automatic level ups of the dummy partner from deck damage",
+        "milled": gettext_noop("cards the dummy lost to deck damage on each of the player's turns"),
+        "deck_damage": gettext_noop("cards milled from the dummy's deck by attacks"),
+        "damage_stopped": gettext_noop("attacks whose deck damage stopped on a copy of the dummy partner's title+name"),
+        "attack_draws": gettext_noop("cards drawn because the partner attacked"),
+        "partner_levelups": gettext_noop("level ups of the player's partner (from hand)"),
+        "opp_partner_levelups": gettext_noop("automatic level ups of the dummy partner from deck damage"),
     },
 ))

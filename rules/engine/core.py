@@ -39,27 +39,69 @@ class Action:
         return self.label or (f"{self.kind} {' '.join(map(str, self.args))}".strip())
 
 
+def gettext_noop(message: str) -> str:
+    """Mark an English message for translation and return it unchanged.
+
+    The engines stay pure Python (no Django); the name is one that Django's ``makemessages``
+    (xgettext) extracts, so end reasons, event templates and report descriptions written here land
+    in the catalogs, and the presentation layer (``playtest/i18n.py``) translates them at render time.
+    """
+    return message
+
+
+# Every event code -> its English template (``str.format`` fields named after the params). Engines
+# register their tables with ``event_messages``; ``EventLog.add`` fills the English ``text`` from it.
+EVENT_MESSAGES: dict[str, str] = {}
+
+
+def event_messages(game: str, table: Mapping[str, str]) -> dict[str, str]:
+    """Register ``{name: template}`` as event codes ``<game>.<name>``; returns the prefixed table."""
+    prefixed = {f"{game}.{name}": template for name, template in table.items()}
+    EVENT_MESSAGES.update(prefixed)
+    return prefixed
+
+
+def submessage(code: str, **params: Any) -> dict[str, Any]:
+    """A phrase of its own inside an event's params (e.g. Lycee's ", paying ..."): rendered, and
+    translated, like an event."""
+    return {"code": code, "params": params}
+
+
+def render_event(code: str, params: Mapping[str, Any]) -> str:
+    """The English text of event ``code`` with ``params`` (submessages rendered first)."""
+    return EVENT_MESSAGES[code].format(**{
+        k: render_event(v["code"], v["params"]) if isinstance(v, dict) else v for k, v in params.items()})
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     turn: int
     player: str  # "me" or "opp"
     kind: str
-    text: str
+    text: str  # English, filled from the code's template
+    code: str = ""  # stable event code (``ws.draw``...); EVENT_MESSAGES holds its template
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"turn": self.turn, "player": self.player, "kind": self.kind, "text": self.text}
+        return {"turn": self.turn, "player": self.player, "kind": self.kind, "text": self.text,
+                "code": self.code, "params": dict(self.params)}
 
 
 class EventLog:
-    """A readable turn-by-turn record. Engines call ``add`` only when a log was requested."""
+    """A readable turn-by-turn record. Engines call ``add`` only when a log was requested.
+
+    Each event has a stable ``code`` and its ``params`` (numbers, card names and short English terms
+    such as slot names); the English ``text`` is the code's template filled with them, and the
+    site renders the same code in the reader's language.
+    """
 
     __slots__ = ("events",)
 
     def __init__(self) -> None:
         self.events: list[Event] = []
 
-    def add(self, turn: int, player: str, kind: str, text: str) -> None:
-        self.events.append(Event(turn, player, kind, text))
+    def add(self, turn: int, player: str, kind: str, code: str, /, **params: Any) -> None:
+        self.events.append(Event(turn, player, kind, render_event(code, params), code, params))
 
     def as_list(self) -> list[dict[str, Any]]:
         return [e.as_dict() for e in self.events]
@@ -268,9 +310,9 @@ def who_goes_first(option: str, rng: random.Random, index: int) -> bool:
 
 
 COMMON_OPTIONS: dict[str, str] = {
-    "first": "who goes first: random (a coin flip with the game's RNG, default), alternate "
-             "(first in even-numbered games), me, opp",
-    "turn_cap": "stop a game after this many of the player's own turns (counted as capped)",
+    "first": gettext_noop("who goes first: random (a coin flip with the game's RNG, default), alternate "
+             "(first in even-numbered games), me, opp"),
+    "turn_cap": gettext_noop("stop a game after this many of the player's own turns (counted as capped)"),
 }
 
 

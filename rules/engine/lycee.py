@@ -29,11 +29,46 @@ from .core import (
     GameResult,
     ScriptedPilot,
     ScriptedState,
+    event_messages,
+    gettext_noop,
     register,
+    submessage,
     who_goes_first,
 )
 
 GAME = "lycee"
+# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, tax, keyword,
+# when, result/result2, paid; ``payment`` is a submessage).
+EVENTS = event_messages(GAME, {
+    "result": gettext_noop("{outcome}: {reason}"),
+    "draw": gettext_noop("{why}: {cards}"),
+    "effect_draw": gettext_noop("{card} ({when}): {cards}"),
+    "turn": gettext_noop("turn {turn}"),
+    "hand_limit": gettext_noop("hand limit: {card}"),
+    "setup": gettext_noop("shuffle; the player goes {order}"),
+    "redraw": gettext_noop("no character: {cards} — redraw"),
+    "opening_hand": gettext_noop("opening hand: {cards}"),
+    "tax_paid": gettext_noop("pay {tax} of {card}: {cards}"),
+    "no_wakeup": gettext_noop("{card} does not wake up (tax wakeup not paid)"),
+    "move_cost": gettext_noop("{keyword} cost: {cards}"),
+    "move": gettext_noop("{card} moves {slot} → {slot2}"),
+    "paying": gettext_noop(", paying {paid}"),
+    "paying_wasted": gettext_noop(", paying {paid}; {wasted} wasted"),
+    "convert_return": gettext_noop("{card} returns to the hand"),
+    "deploy": gettext_noop("deploy {card} (AP{ap}/DP{dp}/SP{sp}) to {slot}{payment}"),
+    "convert": gettext_noop("convert {card} (AP{ap}/DP{dp}/SP{sp}) to {slot}{payment}"),
+    "item": gettext_noop("equip {card} to {card2}{payment}"),
+    "area": gettext_noop("area {card} on {slot}{payment}"),
+    "event": gettext_noop("play {card}{payment}"),
+    "event_unmodelled": gettext_noop("play {card}{payment} (effect not modelled)"),
+    "mill": gettext_noop("{card} ({when}): the dummy mills {count}"),
+    "leave": gettext_noop("{card} goes to the dust box ({why})"),
+    "support": gettext_noop("{card} supports {card2}: +{sp} {stat}"),
+    "attack": gettext_noop("{card} attacks column {column}, undefended: the dummy mills {count} (printed AP {ap}), "
+                           "{left} left"),
+    "battle": gettext_noop("{card} (AP{ap}/DP{dp}) attacks column {column}; {card2} (AP{ap2}/DP{dp2}) defends → "
+                           "attacker {result}, defender {result2}"),
+})
 SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
 SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
 ALL_SLOTS = tuple(range(6))
@@ -379,7 +414,7 @@ class LyceeState(ScriptedState):
         self.turn = 0
         self.taxing: tuple[int, str] = (-1, "")
         self.outcome = "capped"
-        self.reason = "turn cap"
+        self.reason = gettext_noop("turn cap")
         self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.milled: list[int] = []
         self.first_playable: dict[str, int] = {}
@@ -392,17 +427,19 @@ class LyceeState(ScriptedState):
             self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def say(self, player: str, kind: str, text: str) -> None:
+    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``lycee.<code>``."""
         if self.log is not None:
-            self.log.add(self.turn, player, kind, text)
+            self.log.add(self.turn, player, kind, "lycee." + code, **params)
 
     def _end(self, outcome: str, reason: str) -> None:
         self.outcome, self.reason = outcome, reason
         if self.log is not None:
-            self.say("me", "result", f"{outcome}: {reason}")
+            self.say("me", "result", "result", outcome=outcome, reason=reason)
         raise GameOver
 
-    def _draw(self, n: int, why: str = "draw") -> None:
+    def _draw(self, n: int, why: str = "draw", when: str = "") -> None:
+        """Draw ``n``; ``why`` says why (or, with ``when``, names the card whose effect draws)."""
         self.version += 1
         deck = self.deck
         n = min(n, len(deck))
@@ -410,9 +447,13 @@ class LyceeState(ScriptedState):
         del deck[len(deck) - n:]
         self.hand.extend(drawn)
         if self.log is not None:
-            self.say("me", "draw", f"{why}: " + ", ".join(c.name for c in drawn))
+            cards = ", ".join(c.name for c in drawn)
+            if when:
+                self.say("me", "draw", "effect_draw", card=why, when=when, cards=cards)
+            else:
+                self.say("me", "draw", "draw", why=why, cards=cards)
         if not deck:
-            self._end("loss", "my deck has 0 cards")
+            self._end("loss", gettext_noop("my deck has 0 cards"))
 
     def mill_opp(self, n: int) -> int:
         """The dummy mills ``n`` (deck damage); returns how many cards left its deck."""
@@ -423,7 +464,7 @@ class LyceeState(ScriptedState):
         if self.milled:
             self.milled[-1] += n
         if self.odeck <= 0:
-            self._end("win", "the dummy's deck has 0 cards")
+            self._end("win", gettext_noop("the dummy's deck has 0 cards"))
         return n
 
     def card_count(self) -> int:
@@ -596,7 +637,7 @@ class LyceeState(ScriptedState):
         self.counters["went_first"] = int(self.went_first)
         shuffle(rng, self.deck)
         if self.log is not None:
-            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
+            self.say("me", "setup", "setup", order="first" if self.went_first else "second")
         self._opening_hand()
         self.odeck -= 7
         self.ohand = 7
@@ -604,7 +645,7 @@ class LyceeState(ScriptedState):
             self._opp_turn(first=True)
         while True:
             if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", "turn cap"
+                self.outcome, self.reason = "capped", gettext_noop("turn cap")
                 return
             yield from self._my_turn()
             self._opp_turn()
@@ -620,14 +661,14 @@ class LyceeState(ScriptedState):
             if not has_char or any(c.card_type == "character" for c in self.hand):
                 break
             if self.log is not None:
-                self.say("me", "redraw", "no character: " + ", ".join(c.name for c in self.hand) + " — redraw")
+                self.say("me", "redraw", "redraw", cards=", ".join(c.name for c in self.hand))
             deck.extend(self.hand)
             self.hand = []
             shuffle(self.rng, deck)
             self.counters["redraws"] += 1
         self.opening_hand = tuple(self.hand)
         if self.log is not None:
-            self.say("me", "hand", "opening hand: " + ", ".join(c.name for c in self.hand))
+            self.say("me", "hand", "opening_hand", cards=", ".join(c.name for c in self.hand))
 
     def _opp_turn(self, first: bool = False) -> None:
         for c in self.ofield:
@@ -637,7 +678,7 @@ class LyceeState(ScriptedState):
         self.odeck -= n
         self.ohand += n
         if self.odeck <= 0:
-            self._end("win", "the dummy's deck has 0 cards")
+            self._end("win", gettext_noop("the dummy's deck has 0 cards"))
         if self.ohand > HAND_LIMIT:
             self.odust += self.ohand - HAND_LIMIT
             self.ohand = HAND_LIMIT
@@ -649,7 +690,7 @@ class LyceeState(ScriptedState):
         field = self.field
         self.milled.append(0)
         if log is not None:
-            self.say("me", "turn", f"turn {turn}")
+            self.say("me", "turn", "turn", turn=turn)
         # taxes, before the start phase
         no_wakeup: set[int] = set()
         for slot in ALL_SLOTS:
@@ -667,13 +708,13 @@ class LyceeState(ScriptedState):
                     paid = self._pay(self.payment_for(cost) or ())
                     self.counters["taxes_paid"] += 1
                     if log is not None:
-                        self.say("me", "tax", f"pay {kind} of {c.card.name}: " + ", ".join(p.name for p in paid))
+                        self.say("me", "tax", "tax_paid", tax=kind, card=c.card.name, cards=", ".join(p.name for p in paid))
                 elif kind == "tax_trash":
                     self._leave(slot, "tax trash not paid")
                 else:
                     no_wakeup.add(slot)
                     if log is not None:
-                        self.say("me", "tax", f"{c.card.name} does not wake up (tax wakeup not paid)")
+                        self.say("me", "tax", "no_wakeup", card=c.card.name)
         # start: wake up, draw
         for s, c in enumerate(field):
             if c is not None:
@@ -700,14 +741,14 @@ class LyceeState(ScriptedState):
                 if pay:
                     paid = self._pay(pay)
                     if log is not None:
-                        self.say("me", "pay", f"{kw} cost: " + ", ".join(p.name for p in paid))
+                        self.say("me", "pay", "move_cost", keyword=kw, cards=", ".join(p.name for p in paid))
                 c = field[a]
                 field[a], field[b] = None, c
                 c.moved = True
                 self._recompute(c, b)
                 self.counters["moves"] += 1
                 if log is not None:
-                    self.say("me", "move", f"{c.card.name} moves {SLOTS[a]} → {SLOTS[b]}")
+                    self.say("me", "move", "move", card=c.card.name, slot=SLOTS[a], slot2=SLOTS[b])
             else:
                 self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
             self.version += 1  # after the play: its payment was memoised at the version it was chosen
@@ -718,7 +759,7 @@ class LyceeState(ScriptedState):
             self.version += 1
             self.dust.append(card)
             if log is not None:
-                self.say("me", "discard", f"hand limit: {card.name}")
+                self.say("me", "discard", "hand_limit", card=card.name)
         for s, c in enumerate(field):
             if c is not None:
                 self._recompute(c, s)
@@ -835,10 +876,11 @@ class LyceeState(ScriptedState):
         if wasted > 0:
             self.counters["wasted_mana"] += wasted
         log = self.log
-        text = ""
+        text: dict[str, Any] = {}
         if log is not None:
-            text = ", paying " + (", ".join(f"{c.name} (EX{c.ex})" for c in paid) or "nothing") + (
-                f"; {wasted} wasted" if wasted > 0 else "")
+            names = ", ".join(f"{c.name} (EX{c.ex})" for c in paid) or "nothing"
+            text = (submessage("lycee.paying_wasted", paid=names, wasted=wasted) if wasted > 0
+                    else submessage("lycee.paying", paid=names))
         field = self.field
         if verb == "deploy" or verb == "convert":
             if verb == "convert":
@@ -848,34 +890,35 @@ class LyceeState(ScriptedState):
                 if old.item is not None:
                     self.dust.append(old.item)
                 if log is not None:
-                    self.say("me", "convert", f"{old.card.name} returns to the hand")
+                    self.say("me", "convert", "convert_return", card=old.card.name)
                 self._penalty(old)
             c = Char(card, self.turn)
             field[slot] = c
             self._recompute(c, slot)
             self.counters["deployed"] += 1
             if log is not None:
-                self.say("me", verb, f"{verb} {card.name} (AP{card.ap}/DP{card.dp}/SP{card.sp}) to {SLOTS[slot]}{text}")
+                self.say("me", verb, verb, card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot],
+                         payment=text)
         elif verb == "item":
             c = field[slot]
             c.item = card
             self._recompute(c, slot)
             self.counters["items"] += 1
             if log is not None:
-                self.say("me", "item", f"equip {card.name} to {c.card.name}{text}")
+                self.say("me", "item", "item", card=card.name, card2=c.card.name, payment=text)
         elif verb == "area":
             self.areas[slot] = card
             if field[slot] is not None:
                 self._recompute(field[slot], slot)
             self.counters["areas"] += 1
             if log is not None:
-                self.say("me", "area", f"area {card.name} on {SLOTS[slot]}{text}")
+                self.say("me", "area", "area", card=card.name, slot=SLOTS[slot], payment=text)
         else:
             self.dust.append(card)
             self.counters["events"] += 1
             if log is not None:
-                self.say("me", "event", f"play {card.name}{text}"
-                         + ("" if any(e.get("kind") in ("draw", "opp_mill") for e in card.effects) else " (effect not modelled)"))
+                modelled = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
+                self.say("me", "event", "event" if modelled else "event_unmodelled", card=card.name, payment=text)
             self._effects(card, "play")
 
     def _effects(self, card: CardRecord, when: str) -> None:
@@ -886,11 +929,11 @@ class LyceeState(ScriptedState):
             k = e.get("kind")
             n = int(e.get("n", 1))
             if k == "draw":
-                self._draw(n, f"{card.name} ({when})")
+                self._draw(n, card.name, when)
             elif k == "opp_mill":
                 got = self.mill_opp(n)
                 if self.log is not None:
-                    self.say("opp", "mill", f"{card.name} ({when}): the dummy mills {got}")
+                    self.say("opp", "mill", "mill", card=card.name, when=when, count=got)
 
     def _penalty(self, c: Char) -> None:
         if "penalty" in c.card.keywords:
@@ -904,7 +947,7 @@ class LyceeState(ScriptedState):
         if c.item is not None:
             self.dust.append(c.item)
         if self.log is not None:
-            self.say("me", "leave", f"{c.card.name} goes to the dust box ({why})")
+            self.say("me", "leave", "leave", card=c.card.name, why=why)
         self._penalty(c)
 
     # -- battle --------------------------------------------------------------------------------
@@ -926,7 +969,7 @@ class LyceeState(ScriptedState):
             gain += s.sp
             self.counters["supports"] += 1
             if self.log is not None:
-                self.say(who, "support", f"{s.card.name} supports {target.card.name}: +{s.sp} {stat}")
+                self.say(who, "support", "support", card=s.card.name, card2=target.card.name, sp=s.sp, stat=stat)
         return gain
 
     def attack_targets(self, slot: int) -> tuple[int, ...]:
@@ -944,8 +987,8 @@ class LyceeState(ScriptedState):
             att.standing = False
             ap = att.card.ap or 0
             if self.log is not None:
-                self.say("me", "attack", f"{att.card.name} attacks column {'LCR'[column]}, undefended: the dummy "
-                         f"mills {min(ap, self.odeck)} (printed AP {ap}), {max(self.odeck - ap, 0)} left")
+                self.say("me", "attack", "attack", card=att.card.name, column="LCR"[column], count=min(ap, self.odeck),
+                         ap=ap, left=max(self.odeck - ap, 0))
             if self.mill_opp(ap) and "deck_bonus" in att.card.keywords:
                 self._effects(att.card, "deck_bonus")
             return
@@ -967,9 +1010,9 @@ class LyceeState(ScriptedState):
         att.standing = False
         defender.standing = False
         if self.log is not None:
-            self.say("me", "attack", f"{att.card.name} (AP{a_ap}/DP{a_dp}) attacks column {'LCR'[column]}; "
-                     f"{defender.card.name} (AP{d_ap}/DP{d_dp}) defends → attacker "
-                     f"{'downed' if att_down else 'survives'}, defender {'downed' if def_down else 'survives'}")
+            self.say("me", "attack", "battle", card=att.card.name, ap=a_ap, dp=a_dp, column="LCR"[column],
+                     card2=defender.card.name, ap2=d_ap, dp2=d_dp, result="downed" if att_down else "survives",
+                     result2="downed" if def_down else "survives")
         if def_down:
             self.counters["downed_opp"] += 1
             self.ofield[d_slot] = None
@@ -1216,8 +1259,8 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
-        "opp_field": "scenario tests only: {slot: card} characters the dummy fields (they defend and support)",
+        "dummy_deck_size": gettext_noop("cards in the dummy's deck (default 60); it draws 7, then 2 a turn"),
+        "opp_field": gettext_noop("scenario tests only: {slot: card} characters the dummy fields (they defend and support)"),
     },
     ratios={
         "milled_per_attack": ("milled", "attacks"),
@@ -1226,8 +1269,8 @@ ENGINE = register(GameEngine(
         "win_rate_going_second": ("second_wins", "second_games"),
     },
     describe_extras={
-        "milled": "cards the dummy lost to undefended attacks (printed AP) and modelled effects on each turn",
-        "wasted_mana": "EX paid beyond a cost (surplus is lost)",
-        "redraws": "opening hands without a character, shown and redrawn",
+        "milled": gettext_noop("cards the dummy lost to undefended attacks (printed AP) and modelled effects on each turn"),
+        "wasted_mana": gettext_noop("EX paid beyond a cost (surplus is lost)"),
+        "redraws": gettext_noop("opening hands without a character, shown and redrawn"),
     },
 ))

@@ -33,11 +33,42 @@ from .core import (
     GameResult,
     ScriptedPilot,
     ScriptedState,
+    event_messages,
+    gettext_noop,
     register,
     who_goes_first,
 )
 
 GAME = "pc"
+# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, where).
+EVENTS = event_messages(GAME, {
+    "result": gettext_noop("{outcome}: {reason}"),
+    "rebuild": gettext_noop("deck empty: connect gauge and discard pile shuffled into a new deck ({count} cards)"),
+    "draw": gettext_noop("{why}: {card}"),
+    "setup": gettext_noop("life {life} each; shuffle; the player goes {order}"),
+    "mulligan": gettext_noop("to the bottom: {cards}"),
+    "gauge_second": gettext_noop("going second: the top card of the deck face-down into the connect gauge"),
+    "turn": gettext_noop("turn {turn}: life {life} vs {opp_life}, hand {hand}, deck {deck}, gauge {gauge}, "
+                         "field {field}"),
+    "hand_limit": gettext_noop("hand limit 6: {card}"),
+    "event": gettext_noop("event {card} (effect not modelled), to the discard pile"),
+    "scene": gettext_noop("scene {card} (effect not modelled) to the back area"),
+    "deploy": gettext_noop("{card} (cost {cost}, field {field}) to the {where}"),
+    "deploy_back_rule": gettext_noop("{card} (cost {cost}, field {field}) to the {where} (no character in hand "
+                                     "meets its cost)"),
+    "connect_mark": gettext_noop("connect mark of {card}: {card2} from the {where} face-up into the connect gauge"),
+    "connect_mark_fizzled": gettext_noop("connect mark of {card}: no card put in, the rest does not resolve"),
+    "return": gettext_noop("discard {card2}: {card} returns from the back area to the front line"),
+    "connect_attack": gettext_noop("{card} connect attack: consume {count} gauge card(s) ({facedown} face-down "
+                                   "revealed: {marks}); RANK {rank}+{count}+{bonus} = {total}"),
+    "connect_attack_no_bonus": gettext_noop("{card} connect attack: consume {count} gauge card(s) ({facedown} "
+                                            "face-down revealed: no bonus mark); RANK {rank}+{count}+{bonus} = {total}"),
+    "attack": gettext_noop("{card} attacks (CP {cp}, RANK {rank})"),
+    "gauge_unblocked": gettext_noop("unblocked: the top card of the deck face-down into the connect gauge"),
+    "damage": gettext_noop("goldfish loses {amount} life ({life} left)"),
+    "block": gettext_noop("goldfish blocks with {card} (CP {cp}, RANK {rank})"),
+    "retreat": gettext_noop("{card} retreats to the back area"),
+})
 LIFE = 25
 OPENING_HAND = 6
 HAND_LIMIT = 6
@@ -107,7 +138,7 @@ class PCState(ScriptedState):
         self.returned = False
         self.events_used: set[str] = set()
         self.outcome = "capped"
-        self.reason = "turn cap"
+        self.reason = gettext_noop("turn cap")
         self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.life_by_turn: list[int] = []
         self._taken_before = 0
@@ -121,8 +152,9 @@ class PCState(ScriptedState):
     def name(self, code: str) -> str:
         return f"{code} {self.names.get(code, '')}".strip()
 
-    def say(self, kind: str, text: str, player: str = "me") -> None:
-        self.log.add(self.turn, player, kind, text)  # type: ignore[union-attr]
+    def say(self, kind: str, code: str, /, player: str = "me", **params: Any) -> None:
+        """Log event ``pc.<code>``."""
+        self.log.add(self.turn, player, kind, "pc." + code, **params)  # type: ignore[union-attr]
 
     def ident_of(self, card: CardRecord) -> str:
         ident = self.ident.get(card.code)
@@ -158,14 +190,14 @@ class PCState(ScriptedState):
         self.outcome = outcome
         self.reason = reason
         if self.log is not None:
-            self.say("game", f"{'WIN' if outcome == 'win' else outcome.upper()}: {reason}")
+            self.say("game", "result", outcome="WIN" if outcome == "win" else outcome.upper(), reason=reason)
         raise GameOver
 
     # -- deck ----------------------------------------------------------------------------------
     def _rebuild(self) -> None:
         """Deck empty: connect gauge and discard pile shuffled together as the new deck."""
         if not self.gauge and not self.discard:
-            self._end("loss", "deck, connect gauge and discard pile are all empty")
+            self._end("loss", gettext_noop("deck, connect gauge and discard pile are all empty"))
         deck = self.gauge + self.discard
         self.gauge = []
         self.gauge_up = []
@@ -174,8 +206,7 @@ class PCState(ScriptedState):
         self.deck = deck
         self.counters["rebuilds"] += 1
         if self.log is not None:
-            self.say("rebuild", f"deck empty: connect gauge and discard pile shuffled into a new deck "
-                                f"({len(deck)} cards)")
+            self.say("rebuild", "rebuild", count=len(deck))
 
     def _top(self) -> CardRecord:
         card = self.deck.pop()
@@ -190,7 +221,7 @@ class PCState(ScriptedState):
             card = self._top()
             self.hand.append(card)
             if self.log is not None:
-                self.say("draw", f"{why}: {self.name(card.code)}")
+                self.say("draw", "draw", why=why, card=self.name(card.code))
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
@@ -214,8 +245,7 @@ class PCState(ScriptedState):
         self.counters["went_first"] = int(self.went_first)
         shuffle(rng, self.deck)
         if log is not None:
-            self.say("setup", f"life {self.life} each; shuffle; the player goes "
-                              f"{'first' if self.went_first else 'second'}")
+            self.say("setup", "setup", life=self.life, order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
         while self.hand:
             choice = yield "mulligan"
@@ -228,7 +258,7 @@ class PCState(ScriptedState):
             for card in self._aside:
                 self.deck.insert(0, card)
             if log is not None:
-                self.say("mulligan", "to the bottom: " + ", ".join(self.name(c.code) for c in self._aside))
+                self.say("mulligan", "mulligan", cards=", ".join(self.name(c.code) for c in self._aside))
             self._aside = []
             self._draw(n, "mulligan")
             self.counters["mulligan_cards"] += n
@@ -237,10 +267,10 @@ class PCState(ScriptedState):
             self.gauge.append(card)
             self.gauge_up.append(False)
             if log is not None:
-                self.say("gauge", "going second: the top card of the deck face-down into the connect gauge")
+                self.say("gauge", "gauge_second")
         while True:
             if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", "turn cap"
+                self.outcome, self.reason = "capped", gettext_noop("turn cap")
                 return
             yield from self._my_turn()
 
@@ -252,8 +282,8 @@ class PCState(ScriptedState):
         self.deployed = self.returned = False
         self.events_used = set()
         if log is not None:
-            self.say("turn", f"turn {turn}: life {self.life} vs {self.opp_life}, hand {len(self.hand)}, "
-                             f"deck {len(self.deck)}, gauge {len(self.gauge)}, field {self.field_characters()}")
+            self.say("turn", "turn", turn=turn, life=self.life, opp_life=self.opp_life, hand=len(self.hand),
+                     deck=len(self.deck), gauge=len(self.gauge), field=self.field_characters())
         # 1. start: draw (not the first player's first turn), stand
         if not (turn == 1 and self.went_first):
             self._draw(1)
@@ -278,7 +308,7 @@ class PCState(ScriptedState):
             card = take(self.hand, code)
             self.discard.append(card)
             if log is not None:
-                self.say("discard", f"hand limit 6: {self.name(code)}")
+                self.say("discard", "hand_limit", card=self.name(code))
         self.life_by_turn.append(self.counters["life_taken"] - self._taken_before)
 
     def _main(self) -> Generator[str, tuple, None]:
@@ -303,14 +333,14 @@ class PCState(ScriptedState):
                 self.discard.append(card)
                 self.counters["events_played"] += 1
                 if self.log is not None:
-                    self.say("play", f"event {self.name(card.code)} (effect not modelled), to the discard pile")
+                    self.say("play", "event", card=self.name(card.code))
             elif verb == "scene":
                 card = take(self.hand, choice[1])
                 self.back.append(card)
                 self.back_rest.append(False)
                 self.counters["scenes_played"] += 1
                 if self.log is not None:
-                    self.say("play", f"scene {self.name(card.code)} (effect not modelled) to the back area")
+                    self.say("play", "scene", card=self.name(card.code))
             self._note_playable()
 
     def _note_playable(self) -> None:
@@ -350,8 +380,8 @@ class PCState(ScriptedState):
             self.back.append(card)
             self.back_rest.append(False)
         if self.log is not None:
-            why = " (no character in hand meets its cost)" if unaffordable else ""
-            self.say("deploy", f"{self.name(code)} (cost {card.cost}, field {field}) to the {where}{why}")
+            self.say("deploy", "deploy_back_rule" if unaffordable else "deploy", card=self.name(code), cost=card.cost,
+                     field=field, where=where)
         return card
 
     def _connect_mark(self, card: CardRecord) -> Generator[str, tuple, None]:
@@ -377,14 +407,12 @@ class PCState(ScriptedState):
             self.gauge_up.append(True)
             put += 1
             if self.log is not None:
-                self.say("connect", f"connect mark of {self.name(card.code)}: {self.name(code)} from the {where} "
-                                    "face-up into the connect gauge")
+                self.say("connect", "connect_mark", card=self.name(card.code), card2=self.name(code), where=where)
         self.counters["connect_mark_cards"] += put
         if not put:
             self.counters["connect_mark_fizzled"] += 1
             if self.log is not None:
-                self.say("connect", f"connect mark of {self.name(card.code)}: no card put in, the rest does "
-                                    "not resolve")
+                self.say("connect", "connect_mark_fizzled", card=self.name(card.code))
 
     def _mark_targets(self, card: CardRecord) -> list[tuple]:
         out: list[tuple] = []
@@ -416,8 +444,7 @@ class PCState(ScriptedState):
         self.returned = True
         self.counters["returns"] += 1
         if self.log is not None:
-            self.say("return", f"discard {self.name(code)}: {self.name(card.code)} returns from the back area "
-                               "to the front line")
+            self.say("return", "return", card2=self.name(code), card=self.name(card.code))
 
     def _has_ready(self) -> bool:
         for rested, new, attacked in zip(self.front_rest, self.front_new, self.front_attacked, strict=True):
@@ -473,17 +500,16 @@ class PCState(ScriptedState):
             c["gauge_consumed"] += x
             c["bonus_marks"] += len(bonus)
             if log is not None:
-                self.say("attack", f"{self.name(card.code)} connect attack: consume {x} gauge card(s) "
-                                   f"({sum(1 for u in faces if not u)} face-down revealed: "
-                                   f"{', '.join(bonus) or 'no bonus mark'}); RANK {card.rank}+{x}"
-                                   f"+{bonus.count('RANK+1')} = {rank}")
+                self.say("attack", "connect_attack" if bonus else "connect_attack_no_bonus",
+                         card=self.name(card.code), count=x, facedown=sum(1 for u in faces if not u),
+                         marks=", ".join(bonus), rank=card.rank, bonus=bonus.count("RANK+1"), total=rank)
             for _ in range(bonus.count("DRAW")):
                 self._draw(1, "DRAW bonus mark")
             for cc in consumed:
                 self.resolving.remove(cc)
             self.discard.extend(consumed)
         elif log is not None:
-            self.say("attack", f"{self.name(card.code)} attacks (CP {card.cp}, RANK {rank})")
+            self.say("attack", "attack", card=self.name(card.code), cp=card.cp, rank=rank)
         blocker = self.blocker
         if blocker is not None:
             self._blocked(i, card, rank, connect, blocker)
@@ -493,7 +519,7 @@ class PCState(ScriptedState):
             self.gauge.append(top)
             self.gauge_up.append(False)
             if log is not None:
-                self.say("gauge", "unblocked: the top card of the deck face-down into the connect gauge")
+                self.say("gauge", "gauge_unblocked")
         self._hit(rank)
 
     def _hit(self, amount: int) -> None:
@@ -502,16 +528,16 @@ class PCState(ScriptedState):
         self.opp_life -= taken
         self.counters["life_taken"] += taken
         if self.log is not None:
-            self.say("damage", f"goldfish loses {amount} life ({self.opp_life} left)")
+            self.say("damage", "damage", amount=amount, life=self.opp_life)
         if self.opp_life <= 0:
-            self._end("win", "the goldfish's life reached 0")
+            self._end("win", gettext_noop("the goldfish's life reached 0"))
 
     def _blocked(self, i: int, card: CardRecord, rank: int, connect: bool, blocker: CardRecord) -> None:
         """Scenario hook: the goldfish blocks with ``self.blocker`` (it never does in a real run)."""
         self.blocker = None  # the blocker rests
         self.counters["blocked"] += 1
         if self.log is not None:
-            self.say("block", f"goldfish blocks with {blocker.name} (CP {blocker.cp}, RANK {blocker.rank})", "opp")
+            self.say("block", "block", player="opp", card=blocker.name, cp=blocker.cp, rank=blocker.rank)
         cp_a, cp_b = card.cp or 0, blocker.cp or 0
         self.blocker_retreated = cp_b <= cp_a if not connect else cp_b < cp_a
         if connect:
@@ -526,7 +552,7 @@ class PCState(ScriptedState):
             self.back.append(card)
             self.back_rest.append(rested)
             if self.log is not None:
-                self.say("retreat", f"{self.name(card.code)} retreats to the back area")
+                self.say("retreat", "retreat", card=self.name(card.code))
 
     # -- options -------------------------------------------------------------------------------
     def options_mulligan(self) -> list[tuple]:
@@ -718,7 +744,7 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "goldfish_life": "the goldfish's starting life (default 25)",
+        "goldfish_life": gettext_noop("the goldfish's starting life (default 25)"),
     },
     ratios={
         "life_per_attack": ("life_taken", "attacks"),
@@ -734,10 +760,10 @@ ENGINE = register(GameEngine(
         "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
     },
     describe_extras={
-        "life_taken": "per-turn series: goldfish life taken on that own turn",
-        "bonus_rank": "RANK+1 marks revealed by connect attacks",
-        "bonus_life": "LIFE+1 marks revealed by connect attacks",
-        "bonus_draw": "DRAW marks revealed by connect attacks",
-        "gauge_facedown_revealed": "face-down gauge cards revealed by connect attacks",
+        "life_taken": gettext_noop("per-turn series: goldfish life taken on that own turn"),
+        "bonus_rank": gettext_noop("RANK+1 marks revealed by connect attacks"),
+        "bonus_life": gettext_noop("LIFE+1 marks revealed by connect attacks"),
+        "bonus_draw": gettext_noop("DRAW marks revealed by connect attacks"),
+        "gauge_facedown_revealed": gettext_noop("face-down gauge cards revealed by connect attacks"),
     },
 ))

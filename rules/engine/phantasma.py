@@ -43,11 +43,37 @@ from .core import (
     GameResult,
     ScriptedPilot,
     ScriptedState,
+    event_messages,
+    gettext_noop,
     register,
     who_goes_first,
 )
 
 GAME = "phantasma"
+# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, target, paid,
+# attr/attr2: the attributes).
+EVENTS = event_messages(GAME, {
+    "result": gettext_noop("{outcome}: {reason}"),
+    "setup": gettext_noop("shuffle; the player goes {order}; ACE {card}: MHP {mhp} doubled → {ace_mhp}, rested; "
+                          "dummy ACE: MHP {dummy_mhp}, martial {martial}, agility {agility}, wisdom {wisdom}, "
+                          "craft {craft}, poise {poise}"),
+    "draw": gettext_noop("{why}: {cards}"),
+    "turn": gettext_noop("turn {turn}: wake up"),
+    "battle_card": gettext_noop("place battle card {card} ({attr} / {attr2})"),
+    "drop_battle": gettext_noop("discard battle card {card}"),
+    "deploy": gettext_noop("deploy {card} (rested; MHP {mhp}), paying: {paid}"),
+    "item": gettext_noop("equip {card} to {target}, paying: {paid}"),
+    "event": gettext_noop("play {card} on {target}, paying: {paid}"),
+    "event_unmodelled": gettext_noop("play {card} on {target}, paying: {paid} (effect not modelled)"),
+    "ex": gettext_noop("EX skill {card} on {target} (ACE cost {cost} ≤ condition {condition})"),
+    "ex_unmodelled": gettext_noop("EX skill {card} on {target} (ACE cost {cost} ≤ condition {condition}) "
+                                  "(effect not modelled)"),
+    "hand_limit": gettext_noop("hand limit: {card}"),
+    "battle": gettext_noop("{card} attacks; the dummy ACE must defend (rested); battle card {card2}: {attr} {atk} vs "
+                           "{attr2} {dfn} → {damage} damage to the dummy ({dummy_dmg}/{dummy_mhp}); {attr} {back_atk} "
+                           "vs {attr2} {back_dfn} → {back} damage back ({dmg}/{mhp})"),
+    "defeat": gettext_noop("{card} is defeated ({dmg} ≥ MHP {mhp}) → defeat zone ({count})"),
+})
 ATTRS = ("martial", "agility", "wisdom", "craft", "poise")
 HAND_LIMIT = 7
 MAX_VANGUARDS = 5
@@ -257,7 +283,7 @@ class PhantasmaState(ScriptedState):
         self.turn = 0
         self.attacks_allowed = False
         self.outcome = "capped"
-        self.reason = "turn cap"
+        self.reason = gettext_noop("turn cap")
         self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.damage_by_turn: list[int] = []
         self.first_playable: dict[str, int] = {}
@@ -266,14 +292,15 @@ class PhantasmaState(ScriptedState):
             self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def say(self, player: str, kind: str, text: str) -> None:
+    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``phantasma.<code>``."""
         if self.log is not None:
-            self.log.add(self.turn, player, kind, text)
+            self.log.add(self.turn, player, kind, "phantasma." + code, **params)
 
     def _end(self, outcome: str, reason: str) -> None:
         self.outcome, self.reason = outcome, reason
         if self.log is not None:
-            self.say("me", "result", f"{outcome}: {reason}")
+            self.say("me", "result", "result", outcome=outcome, reason=reason)
         raise GameOver
 
     def chars(self) -> list[Char]:
@@ -442,9 +469,8 @@ class PhantasmaState(ScriptedState):
         log = self.log
         if log is not None:
             d = self.dummy
-            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}; "
-                     f"ACE {self.ace.card.name}: MHP {self.ace.card.mhp} doubled → {self.ace.mhp}, rested; "
-                     f"dummy ACE: MHP {d.mhp}, " + ", ".join(f"{a} {d.values[a]}" for a in ATTRS))
+            self.say("me", "setup", "setup", order="first" if self.went_first else "second", card=self.ace.card.name,
+                     mhp=self.ace.card.mhp, ace_mhp=self.ace.mhp, dummy_mhp=d.mhp, **{a: d.values[a] for a in ATTRS})
         self._draw(7, "opening hand")
         self.odeck -= 7
         choice = yield "redraw"
@@ -459,7 +485,7 @@ class PhantasmaState(ScriptedState):
             self._opp_turn(first=True)
         while True:
             if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", "turn cap"
+                self.outcome, self.reason = "capped", gettext_noop("turn cap")
                 return
             yield from self._my_turn()
             self._opp_turn()
@@ -470,9 +496,9 @@ class PhantasmaState(ScriptedState):
         del deck[-n:]
         self.hand.extend(drawn)
         if self.log is not None:
-            self.say("me", "draw", f"{why}: " + ", ".join(c.name for c in drawn))
+            self.say("me", "draw", "draw", why=why, cards=", ".join(c.name for c in drawn))
         if not deck:
-            self._end("loss", "my deck has 0 cards")
+            self._end("loss", gettext_noop("my deck has 0 cards"))
 
     def _opp_turn(self, first: bool = False) -> None:
         """The dummy wakes up (both players' battle cards become unused), draws, plays nothing."""
@@ -481,7 +507,7 @@ class PhantasmaState(ScriptedState):
         self.odeck -= 1 if first else 2
         if self.odeck <= 0:
             self.odeck = 0
-            self._end("win", "the dummy's deck has 0 cards")
+            self._end("win", gettext_noop("the dummy's deck has 0 cards"))
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         self.turn += 1
@@ -495,7 +521,7 @@ class PhantasmaState(ScriptedState):
         for b in self.battle:
             b[1] = False
         if log is not None:
-            self.say("me", "turn", f"turn {turn}: wake up")
+            self.say("me", "turn", "turn", turn=turn)
         self._draw(1 if turn == 1 and self.went_first else 2)
         self.attacks_allowed = not (turn == 1 and self.went_first)
         # 2. main
@@ -511,13 +537,13 @@ class PhantasmaState(ScriptedState):
                 card = take(self.hand, choice[1])
                 self.battle.append([card, False])
                 if log is not None:
-                    self.say("me", "battle", f"place battle card {card.name} ({card.attack_attribute} / "
-                                             f"{card.defense_attribute})")
+                    self.say("me", "battle", "battle_card", card=card.name, attr=card.attack_attribute,
+                             attr2=card.defense_attribute)
             elif verb == "drop_battle":
                 card = self.battle.pop(choice[1])[0]
                 self.junk.append(card)
                 if log is not None:
-                    self.say("me", "battle", f"discard battle card {card.name}")
+                    self.say("me", "battle", "drop_battle", card=card.name)
             elif verb == "deploy":
                 card = next(c for c in self.hand if c.code == choice[1])
                 paid = self._pay(card, choice[2])
@@ -525,7 +551,7 @@ class PhantasmaState(ScriptedState):
                 self.vanguards.append(c)
                 self.counters["deployed"] += 1
                 if log is not None:
-                    self.say("me", "deploy", f"deploy {card.name} (rested; MHP {c.mhp}), paying: {paid}")
+                    self.say("me", "deploy", "deploy", card=card.name, mhp=c.mhp, paid=paid)
             elif verb == "item":
                 card = next(c for c in self.hand if c.code == choice[1])
                 paid = self._pay(card, choice[3])
@@ -534,7 +560,7 @@ class PhantasmaState(ScriptedState):
                 holder.equip(card)
                 self.counters["items"] += 1
                 if log is not None:
-                    self.say("me", "item", f"equip {card.name} to {self._name(target)}, paying: {paid}")
+                    self.say("me", "item", "item", card=card.name, target=self._name(target), paid=paid)
                 for e in card.effects:
                     if e.get("kind") == "heal" and target >= 0:
                         _heal(holder, e)
@@ -544,17 +570,16 @@ class PhantasmaState(ScriptedState):
                 self.junk.append(card)
                 self.counters["events"] += 1
                 if log is not None:
-                    self.say("me", "event", f"play {card.name} on {self._name(choice[2])}, paying: {paid}"
-                             + ("" if modelled_effects(card) else " (effect not modelled)"))
+                    self.say("me", "event", "event" if modelled_effects(card) else "event_unmodelled", card=card.name,
+                             target=self._name(choice[2]), paid=paid)
                 self._resolve(card, choice[2])
             elif verb == "ex":
                 card = next(c for c in self.ex_area if c.code == choice[1])
                 self.ex_used = True
                 self.counters["ex_skill_used"] += 1
                 if log is not None:
-                    self.say("me", "ex", f"EX skill {card.name} on {self._name(choice[2])} (ACE cost "
-                                         f"{self.ace.card.cost} ≤ condition {card.ex_condition})"
-                             + ("" if modelled_effects(card) else " (effect not modelled)"))
+                    self.say("me", "ex", "ex" if modelled_effects(card) else "ex_unmodelled", card=card.name,
+                             target=self._name(choice[2]), cost=self.ace.card.cost, condition=card.ex_condition)
                 self._resolve(card, choice[2])
         # 3. end: hand limit, modifiers vanish
         while len(self.hand) > HAND_LIMIT:
@@ -562,7 +587,7 @@ class PhantasmaState(ScriptedState):
             card = take(self.hand, code)
             self.junk.append(card)
             if log is not None:
-                self.say("me", "discard", f"hand limit: {card.name}")
+                self.say("me", "discard", "hand_limit", card=card.name)
         for c in self.chars():
             c.atk_mod = c.def_mod = 0
         self.dummy.atk_mod = self.dummy.def_mod = 0
@@ -650,22 +675,22 @@ class PhantasmaState(ScriptedState):
         d.dmg += to_def
         att.dmg += to_att
         if self.log is not None:
-            self.say("me", "battle",
-                     f"{att.card.name} attacks; the dummy ACE must defend (rested); battle card {card.name}: "
-                     f"{a_attr} {att.attack_value(a_attr)} vs {d_attr} {d.defense_value(d_attr)} → {to_def} damage "
-                     f"to the dummy ({d.dmg}/{d.mhp}); {a_attr} {d.attack_value(a_attr)} vs {d_attr} "
-                     f"{att.defense_value(d_attr)} → {to_att} damage back ({att.dmg}/{att.mhp})")
+            self.say("me", "battle", "battle", card=att.card.name, card2=card.name, attr=a_attr, attr2=d_attr,
+                     atk=att.attack_value(a_attr), dfn=d.defense_value(d_attr), damage=to_def, dummy_dmg=d.dmg,
+                     dummy_mhp=d.mhp, back_atk=d.attack_value(a_attr), back_dfn=att.defense_value(d_attr),
+                     back=to_att, dmg=att.dmg, mhp=att.mhp)
         dummy_down = d.dmg >= d.mhp
         mine_down = att.dmg >= att.mhp
         if mine_down:
             self._defeat(att)
         lost = mine_down and (att.is_ace or len(self.defeat) >= LOSS_DEFEATS)
         if dummy_down and lost:
-            self._end("draw", "the dummy ACE and the player were defeated at once")
+            self._end("draw", gettext_noop("the dummy ACE and the player were defeated at once"))
         if dummy_down:
-            self._end("win", "the dummy ACE was defeated")
+            self._end("win", gettext_noop("the dummy ACE was defeated"))
         if lost:
-            self._end("loss", "my ACE was defeated" if att.is_ace else "three of my characters were defeated")
+            self._end("loss", gettext_noop("my ACE was defeated") if att.is_ace
+                      else gettext_noop("three of my characters were defeated"))
 
     def _defeat(self, char: Char) -> None:
         self.counters["own_defeated"] += 1
@@ -675,8 +700,7 @@ class PhantasmaState(ScriptedState):
         if not char.is_ace:
             self.vanguards.remove(char)
         if self.log is not None:
-            self.say("me", "defeat", f"{char.card.name} is defeated ({char.dmg} ≥ MHP {char.mhp}) → defeat zone "
-                                     f"({len(self.defeat)})")
+            self.say("me", "defeat", "defeat", card=char.card.name, dmg=char.dmg, mhp=char.mhp, count=len(self.defeat))
 
     # -- options (the generic contract) --------------------------------------------------------
     def options_redraw(self) -> list[tuple]:
@@ -1042,9 +1066,13 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "dummy_mhp": "the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP",
-        **{f"dummy_{a}": f"the dummy ACE's {a} value; default: the catalog's median" for a in ATTRS},
-        "dummy_deck_size": "cards in the dummy's deck (default 60); it draws 7, then 2 a turn",
+        "dummy_mhp": gettext_noop("the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP"),
+        "dummy_martial": gettext_noop("the dummy ACE's martial value; default: the catalog's median"),
+        "dummy_agility": gettext_noop("the dummy ACE's agility value; default: the catalog's median"),
+        "dummy_wisdom": gettext_noop("the dummy ACE's wisdom value; default: the catalog's median"),
+        "dummy_craft": gettext_noop("the dummy ACE's craft value; default: the catalog's median"),
+        "dummy_poise": gettext_noop("the dummy ACE's poise value; default: the catalog's median"),
+        "dummy_deck_size": gettext_noop("cards in the dummy's deck (default 60); it draws 7, then 2 a turn"),
     },
     catalog_options=catalog_options,
     ratios={
@@ -1055,9 +1083,9 @@ ENGINE = register(GameEngine(
         "win_rate_going_second": ("second_wins", "second_games"),
     },
     describe_extras={
-        "damage": "damage dealt to the dummy ACE on each of the player's turns",
-        "damage_dealt": "damage dealt to the dummy ACE in battles",
-        "damage_taken": "counter-damage my attackers took (battles are computed both ways)",
-        "own_defeated": "my characters defeated by counter-damage (three lose the game)",
+        "damage": gettext_noop("damage dealt to the dummy ACE on each of the player's turns"),
+        "damage_dealt": gettext_noop("damage dealt to the dummy ACE in battles"),
+        "damage_taken": gettext_noop("counter-damage my attackers took (battles are computed both ways)"),
+        "own_defeated": gettext_noop("my characters defeated by counter-damage (three lose the game)"),
     },
 ))

@@ -39,6 +39,8 @@ from .core import (
     GameResult,
     ScriptedPilot,
     ScriptedState,
+    event_messages,
+    gettext_noop,
     register,
     who_goes_first,
 )
@@ -50,6 +52,43 @@ ENCORE_COST = 3
 SLOTS = ("front-left", "front-center", "front-right", "back-left", "back-right")
 FRONT = (0, 1, 2)
 STAND, REST, REVERSED = 0, 1, 2
+
+# The event log: code -> English template (params: card names, numbers and the short English terms
+# ``playtest/i18n.py`` translates: slot, why, order, dest, icons, what, outcome, reason).
+EVENTS = event_messages(GAME, {
+    "result": gettext_noop("{outcome}: {reason}"),
+    "refresh": gettext_noop("deck empty: waiting room ({count} cards) shuffled into a new deck; 1 refresh damage follows"),
+    "draw": gettext_noop("{why}: {card}"),
+    "level_up": gettext_noop("clock reached 7: {card} to the level zone, 6 cards to the waiting room; now level {level}"),
+    "opp_level_up": gettext_noop("clock reached 7: goldfish is now level {level}"),
+    "refresh_damage": gettext_noop("refresh damage: {card} to the clock (not cancelled)"),
+    "setup": gettext_noop("shuffle; the player goes {order}"),
+    "mulligan": gettext_noop("discard {cards}"),
+    "opp_draw": gettext_noop("goldfish draws 1 (hand {hand}, deck {deck})"),
+    "opp_refresh_damage": gettext_noop("refresh damage: 1 card to the clock (not cancelled)"),
+    "opp_discard": gettext_noop("goldfish discards down to 7"),
+    "turn": gettext_noop("turn {turn}: level {level}, clock {clock}, stock {stock}, hand {hand}, deck {deck}"),
+    "clock": gettext_noop("clock {card}; draw 2"),
+    "event": gettext_noop("event {card} (effect not modelled), to the waiting room"),
+    "move": gettext_noop("{slot} <-> {slot2}"),
+    "climax": gettext_noop("place {card}: all characters +{power} power, +{soul} soul until end of turn"),
+    "climax_end": gettext_noop("climax {card} to the waiting room"),
+    "hand_limit": gettext_noop("hand limit: {card}"),
+    "play": gettext_noop("{card} to {slot} (level {level}, pays {cost} stock)"),
+    "waiting": gettext_noop("{card} ({why}) to the waiting room"),
+    "encore": gettext_noop("pay 3 stock: {card} back rested to {slot}"),
+    "attack": gettext_noop("{card} ({slot}) direct attack, power {power}, soul {soul}+1"),
+    "pool": gettext_noop("pool: top card of the deck to stock"),
+    "treasure": gettext_noop("treasure: top card of the deck to stock"),
+    "comeback": gettext_noop("comeback: {card} from the waiting room to hand"),
+    "gate": gettext_noop("gate: {card} from the waiting room to hand"),
+    "choice": gettext_noop("choice: {card} to {dest}"),
+    "standby": gettext_noop("standby: {card} onto {slot}, rested"),
+    "trigger_check": gettext_noop("trigger check: {card} ({icons}) to {dest}; soul now {soul}"),
+    "cancel": gettext_noop("{what} {amount}: climax revealed on card {count}; cancelled, {count} card(s) to the "
+                           "goldfish's waiting room"),
+    "damage": gettext_noop("{what} {amount}: goldfish takes {amount} (clock {clock}, level {level})"),
+})
 
 DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_type="climax")
 DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
@@ -142,7 +181,7 @@ class WSState(ScriptedState):
         self.pen_me = 0
         self.pen_opp = 0
         self.outcome = "capped"
-        self.reason = "turn cap"
+        self.reason = gettext_noop("turn cap")
         self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
         self.damage_by_turn: list[int] = []
         self.first_playable: dict[str, int] = {}
@@ -160,9 +199,10 @@ class WSState(ScriptedState):
         b = self.bonus.get(card.code)
         return climax_bonus(card) if b is None else b
 
-    def say(self, player: str, kind: str, text: str) -> None:
-        """Log line numbered with the own-turn number of whoever's turn it is."""
-        self.log.add(self.oturn if self._opp_active else self.turn, player, kind, text)  # type: ignore[union-attr]
+    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``ws.<code>``, numbered with the own-turn number of whoever's turn it is."""
+        self.log.add(self.oturn if self._opp_active else self.turn, player, kind,  # type: ignore[union-attr]
+                     "ws." + code, **params)
 
     def my_level(self) -> int:
         return len(self.level)
@@ -223,13 +263,13 @@ class WSState(ScriptedState):
         self.outcome = outcome
         self.reason = reason
         if self.log is not None:
-            self.say("me", "game", f"{'WIN' if outcome == 'win' else outcome.upper()}: {reason}")
+            self.say("me", "game", "result", outcome="WIN" if outcome == "win" else outcome.upper(), reason=reason)
         raise GameOver
 
     # -- decks and refreshes -------------------------------------------------------------------
     def _refresh_me(self) -> None:
         if not self.waiting:
-            self._end("loss", "refresh with an empty waiting room")
+            self._end("loss", gettext_noop("refresh with an empty waiting room"))
         deck = self.waiting
         self.waiting = []
         shuffle(self.rng, deck)
@@ -237,12 +277,11 @@ class WSState(ScriptedState):
         self.pen_me += 1
         self.counters["refreshes"] += 1
         if self.log is not None:
-            self.say("me", "refresh", f"deck empty: waiting room ({len(deck)} cards) shuffled into a new deck; "
-                                      "1 refresh damage follows")
+            self.say("me", "refresh", "refresh", count=len(deck))
 
     def _refresh_opp(self) -> None:
         if not self.owaiting:
-            self._end("win", "the goldfish must refresh with an empty waiting room")
+            self._end("win", gettext_noop("the goldfish must refresh with an empty waiting room"))
         deck = self.owaiting
         self.owaiting = []
         shuffle(self.rng, deck)
@@ -250,8 +289,7 @@ class WSState(ScriptedState):
         self.pen_opp += 1
         self.counters["opp_refreshes"] += 1
         if self.log is not None:
-            self.say("opp", "refresh", f"deck empty: waiting room ({len(deck)} cards) shuffled into a new deck; "
-                                       "1 refresh damage follows")
+            self.say("opp", "refresh", "refresh", count=len(deck))
 
     def _top(self) -> CardRecord:
         """Take the top card of the player's deck (refreshing the moment it is empty)."""
@@ -274,7 +312,7 @@ class WSState(ScriptedState):
             else:
                 hand.append(card)
             if self.log is not None:
-                self.say("me", "draw", f"{why}: {self.name(card.code)}")
+                self.say("me", "draw", "draw", why=why, card=self.name(card.code))
 
     def _otop(self) -> CardRecord:
         card = self.odeck.pop()
@@ -299,10 +337,9 @@ class WSState(ScriptedState):
             self.clock = rest
             self.counters["level_ups"] += 1
             if self.log is not None:
-                self.say("me", "level up", f"clock reached 7: {self.name(code)} to the level zone, 6 cards to the "
-                                           f"waiting room; now level {len(self.level)}")
+                self.say("me", "level up", "level_up", card=self.name(code), level=len(self.level))
             if len(self.level) >= 4:
-                self._end("loss", "reached level 4")
+                self._end("loss", gettext_noop("reached level 4"))
 
     def _level_up_opp(self) -> None:
         while len(self.oclock) >= 7:
@@ -318,9 +355,9 @@ class WSState(ScriptedState):
             self.olevel.append(seven.pop(pick))
             self.owaiting.extend(seven)
             if self.log is not None:
-                self.say("opp", "level up", f"clock reached 7: goldfish is now level {len(self.olevel)}")
+                self.say("opp", "level up", "opp_level_up", level=len(self.olevel))
             if len(self.olevel) >= 4:
-                self._end("win", "the goldfish reached level 4")
+                self._end("win", gettext_noop("the goldfish reached level 4"))
 
     def _settle(self) -> Generator[str, tuple, None]:
         """Apply pending refresh damage (never cancelled) for both players, then level-ups."""
@@ -330,7 +367,7 @@ class WSState(ScriptedState):
             self.oclock.append(card)
             self.counters["opp_refresh_damage"] += 1
             if self.log is not None:
-                self.say("opp", "damage", f"refresh damage: {card.name} to the clock (not cancelled)")
+                self.say("opp", "damage", "refresh_damage", card=card.name)
             self._level_up_opp()
         while self.pen_me:
             self.pen_me -= 1
@@ -338,7 +375,7 @@ class WSState(ScriptedState):
             self.clock.append(card)
             self.counters["refresh_damage"] += 1
             if self.log is not None:
-                self.say("me", "damage", f"refresh damage: {self.name(card.code)} to the clock (not cancelled)")
+                self.say("me", "damage", "refresh_damage", card=self.name(card.code))
             yield from self._level_up_me()
 
     # -- the game ------------------------------------------------------------------------------
@@ -364,7 +401,7 @@ class WSState(ScriptedState):
         shuffle(rng, self.odeck)
         log = self.log
         if log is not None:
-            self.say("me", "setup", f"shuffle; the player goes {'first' if self.went_first else 'second'}")
+            self.say("me", "setup", "setup", order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
         for _ in range(OPENING_HAND):
             self.ohand.append(self._otop())
@@ -379,7 +416,7 @@ class WSState(ScriptedState):
         if self._aside:
             n = len(self._aside)
             if log is not None:
-                self.say("me", "mulligan", "discard " + ", ".join(self.name(c.code) for c in self._aside))
+                self.say("me", "mulligan", "mulligan", cards=", ".join(self.name(c.code) for c in self._aside))
             self.waiting.extend(self._aside)
             self._aside = []
             self._draw(n, "mulligan")
@@ -390,7 +427,7 @@ class WSState(ScriptedState):
             self._opp_turn()
         while True:
             if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", "turn cap"
+                self.outcome, self.reason = "capped", gettext_noop("turn cap")
                 return
             yield from self._my_turn()
             self._opp_turn()
@@ -401,19 +438,19 @@ class WSState(ScriptedState):
         card = self._otop()
         self.ohand.append(card)
         if self.log is not None:
-            self.say("opp", "draw", f"goldfish draws 1 (hand {len(self.ohand)}, deck {len(self.odeck)})")
+            self.say("opp", "draw", "opp_draw", hand=len(self.ohand), deck=len(self.odeck))
         while self.pen_opp:  # refresh damage during its own draw
             self.pen_opp -= 1
             self.oclock.append(self._otop())
             self.counters["opp_refresh_damage"] += 1
             if self.log is not None:
-                self.say("opp", "damage", "refresh damage: 1 card to the clock (not cancelled)")
+                self.say("opp", "damage", "opp_refresh_damage")
             self._level_up_opp()
         # Decision: the goldfish discards its earliest-drawn cards down to 7.
         while len(self.ohand) > HAND_LIMIT:
             self.owaiting.append(self.ohand.pop(0))
             if self.log is not None:
-                self.say("opp", "discard", "goldfish discards down to 7")
+                self.say("opp", "discard", "opp_discard")
         self._opp_active = False
 
     def _my_turn(self) -> Generator[str, tuple, None]:
@@ -427,8 +464,8 @@ class WSState(ScriptedState):
         self.entered[:] = (False,) * 5
         # 2. draw
         if log is not None:
-            self.say("me", "turn", f"turn {turn}: level {len(self.level)}, clock {len(self.clock)}, "
-                                   f"stock {len(self.stock)}, hand {len(self.hand)}, deck {len(self.deck)}")
+            self.say("me", "turn", "turn", turn=turn, level=len(self.level), clock=len(self.clock),
+                     stock=len(self.stock), hand=len(self.hand), deck=len(self.deck))
         self._draw(1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
@@ -440,7 +477,7 @@ class WSState(ScriptedState):
                 self.clock.append(card)
                 self.counters["clocked"] += 1
                 if log is not None:
-                    self.say("me", "clock", f"clock {self.name(card.code)}; draw 2")
+                    self.say("me", "clock", "clock", card=self.name(card.code))
                 yield from self._level_up_me()
                 self._draw(2, "clock draw")
                 if self.pen_me or self.pen_opp:
@@ -460,7 +497,7 @@ class WSState(ScriptedState):
                 self.waiting.append(card)
                 self.counters["events_played"] += 1
                 if log is not None:
-                    self.say("me", "play", f"event {self.name(card.code)} (effect not modelled), to the waiting room")
+                    self.say("me", "play", "event", card=self.name(card.code))
             elif kind == "move":
                 a, b = choice[1], choice[2]
                 stage[a], stage[b] = stage[b], stage[a]
@@ -469,7 +506,7 @@ class WSState(ScriptedState):
                 en = self.entered
                 en[a], en[b] = en[b], en[a]
                 if log is not None:
-                    self.say("me", "move", f"{SLOTS[a]} <-> {SLOTS[b]}")
+                    self.say("me", "move", "move", slot=SLOTS[a], slot2=SLOTS[b])
             # (playability only shrinks during the main phase: nothing enters the hand there)
         # 5. climax
         for c in self.hand:
@@ -484,8 +521,8 @@ class WSState(ScriptedState):
                 self.power_bonus, self.soul_bonus = self.bonus_of(card)
                 self.counters["climaxes_placed"] += 1
                 if log is not None:
-                    self.say("me", "climax", f"place {self.name(card.code)}: all characters +{self.power_bonus} "
-                                             f"power, +{self.soul_bonus} soul until end of turn")
+                    self.say("me", "climax", "climax", card=self.name(card.code), power=self.power_bonus,
+                             soul=self.soul_bonus)
         # 6. attack
         self.attacks_left = 1 if (turn == 1 and self.went_first) else 3
         while self.attacks_left > 0 and self._has_attacker():
@@ -502,7 +539,7 @@ class WSState(ScriptedState):
         if self.climax is not None:
             self.waiting.append(self.climax)
             if log is not None:
-                self.say("me", "end", f"climax {self.name(self.climax.code)} to the waiting room")
+                self.say("me", "end", "climax_end", card=self.name(self.climax.code))
             self.climax = None
         self.power_bonus = self.soul_bonus = 0
         while len(self.hand) > HAND_LIMIT:
@@ -510,7 +547,7 @@ class WSState(ScriptedState):
             card = take(self.hand, code)
             self.waiting.append(card)
             if log is not None:
-                self.say("me", "discard", f"hand limit: {self.name(card.code)}")
+                self.say("me", "discard", "hand_limit", card=self.name(card.code))
         self.damage_by_turn.append(self.counters["damage_dealt"] - self._dealt_before)
 
     def _note_playable(self, turn: int) -> None:
@@ -556,7 +593,7 @@ class WSState(ScriptedState):
         self._pay(card.cost or 0)
         self.counters["characters_played"] += 1
         if self.log is not None:
-            self.say("me", "play", f"{self.name(code)} to {SLOTS[slot]} (level {card.level}, pays {card.cost} stock)")
+            self.say("me", "play", "play", card=self.name(code), slot=SLOTS[slot], level=card.level, cost=card.cost)
         if self.stage[slot] is not None:
             yield from self._leave_stage(slot, "replaced", occupied_after=True)
         self.stage[slot] = card
@@ -571,7 +608,7 @@ class WSState(ScriptedState):
         self.stage[slot] = None
         self.waiting.append(card)  # type: ignore[arg-type]
         if self.log is not None:
-            self.say("me", "waiting", f"{self.name(card.code)} ({why}) to the waiting room")  # type: ignore[union-attr]
+            self.say("me", "waiting", "waiting", card=self.name(card.code), why=why)  # type: ignore[union-attr]
         if not occupied_after and len(self.stock) >= ENCORE_COST:
             choice = yield "encore"
             if choice[0] == "encore":
@@ -581,7 +618,7 @@ class WSState(ScriptedState):
                 self.stage_state[slot] = REST
                 self.counters["encores"] += 1
                 if self.log is not None:
-                    self.say("me", "encore", f"pay 3 stock: {self.name(card.code)} back rested to {SLOTS[slot]}")  # type: ignore[union-attr]
+                    self.say("me", "encore", "encore", card=self.name(card.code), slot=SLOTS[slot])  # type: ignore[union-attr]
 
     def _attack(self, slot: int) -> Generator[str, tuple, None]:
         log = self.log
@@ -595,8 +632,8 @@ class WSState(ScriptedState):
         # declare: the goldfish stage is empty, so it is a direct attack (+1 soul)
         soul = self.soul_of(slot) + 1
         if log is not None:
-            self.say("me", "attack", f"{self.name(attacker.code)} ({SLOTS[slot]}) direct attack, "  # type: ignore[union-attr]
-                                     f"power {self.power_of(slot)}, soul {soul - 1}+1")
+            self.say("me", "attack", "attack", card=self.name(attacker.code), slot=SLOTS[slot],
+                     power=self.power_of(slot), soul=soul - 1)
         # trigger step
         card = self._top()
         self.resolving.append(card)
@@ -614,13 +651,13 @@ class WSState(ScriptedState):
                 if self.deck and (yield "pool")[0] == "yes":
                     self.stock.append(self._top())
                     if log is not None:
-                        self.say("me", "trigger", "pool: top card of the deck to stock")
+                        self.say("me", "trigger", "pool")
             elif icon == "treasure":
                 to_hand = True
                 if self.deck and (yield "pool")[0] == "yes":
                     self.stock.append(self._top())
                     if log is not None:
-                        self.say("me", "trigger", "treasure: top card of the deck to stock")
+                        self.say("me", "trigger", "treasure")
             elif icon == "shot":
                 shot = True
             elif icon == "comeback":
@@ -629,14 +666,14 @@ class WSState(ScriptedState):
                     if choice[0] == "take":
                         self.hand.append(take(self.waiting, choice[1]))
                         if log is not None:
-                            self.say("me", "trigger", f"comeback: {self.name(choice[1])} from the waiting room to hand")
+                            self.say("me", "trigger", "comeback", card=self.name(choice[1]))
             elif icon == "gate":
                 if any(x.card_type == "climax" for x in self.waiting):
                     choice = yield "gate"
                     if choice[0] == "take":
                         self.hand.append(take(self.waiting, choice[1]))
                         if log is not None:
-                            self.say("me", "trigger", f"gate: {self.name(choice[1])} from the waiting room to hand")
+                            self.say("me", "trigger", "gate", card=self.name(choice[1]))
             elif icon == "choice":
                 if any(x.card_type == "character" and "soul" in x.triggers for x in self.waiting):
                     choice = yield "choice"
@@ -644,7 +681,7 @@ class WSState(ScriptedState):
                         got = take(self.waiting, choice[1])
                         (self.hand if choice[0] == "hand" else self.stock).append(got)
                         if log is not None:
-                            self.say("me", "trigger", f"choice: {self.name(choice[1])} to {choice[0]}")
+                            self.say("me", "trigger", "choice", card=self.name(choice[1]), dest=choice[0])
             elif icon == "standby":
                 lim = len(self.level) + 1
                 if any(x.card_type == "character" and (x.level or 0) <= lim for x in self.waiting):
@@ -657,7 +694,7 @@ class WSState(ScriptedState):
                         self.stage[s] = got
                         self.stage_state[s] = REST
                         if log is not None:
-                            self.say("me", "trigger", f"standby: {self.name(choice[1])} onto {SLOTS[s]}, rested")
+                            self.say("me", "trigger", "standby", card=self.name(choice[1]), slot=SLOTS[s])
             # "return" targets an opponent's character: the goldfish stage is empty, nothing happens
         self.resolving.remove(card)
         if to_hand:
@@ -666,8 +703,8 @@ class WSState(ScriptedState):
             self.stock.append(card)
         if log is not None:
             icons = "+".join(card.triggers) or "no icon"
-            self.say("me", "trigger", f"trigger check: {self.name(card.code)} ({icons}) to "
-                                      f"{'hand' if to_hand else 'stock'}; soul now {soul}")
+            self.say("me", "trigger", "trigger_check", card=self.name(card.code), icons=icons,
+                     dest="hand" if to_hand else "stock", soul=soul)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
         # damage step
@@ -699,15 +736,14 @@ class WSState(ScriptedState):
             if card.card_type == "climax":
                 self.owaiting.extend(revealed)
                 if self.log is not None:
-                    self.say("me", "cancel", f"{what} {amount}: climax revealed on card {len(revealed)}; "
-                                             f"cancelled, {len(revealed)} card(s) to the goldfish's waiting room")
+                    self.say("me", "cancel", "cancel", what=what, amount=amount, count=len(revealed))
                 revealed.clear()
                 return 0
         self.oclock.extend(revealed)
         revealed.clear()
         if self.log is not None:
-            self.say("me", "damage", f"{what} {amount}: goldfish takes {amount} (clock {len(self.oclock)}, "
-                                     f"level {len(self.olevel)})")
+            self.say("me", "damage", "damage", what=what, amount=amount, clock=len(self.oclock),
+                     level=len(self.olevel))
         if len(self.oclock) >= 7:
             self._level_up_opp()
         return amount
@@ -1002,7 +1038,7 @@ ENGINE = register(GameEngine(
     pilots={"greedy": GreedyPilot},
     default_options=DEFAULT_OPTIONS,
     describe_options={
-        "dummy_climaxes": "climaxes in the goldfish's 50-card dummy deck (default 8)",
+        "dummy_climaxes": gettext_noop("climaxes in the goldfish's 50-card dummy deck (default 8)"),
     },
     ratios={
         "damage_per_attack": ("damage_dealt", "attacks"),
@@ -1016,10 +1052,10 @@ ENGINE = register(GameEngine(
         "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
     },
     describe_extras={
-        "damage_per_attack": "cards put into the goldfish's clock per attack (cancelled attacks count 0)",
-        "soul_per_attack": "damage attempted per attack (soul incl. the +1 of a direct attack and soul triggers)",
-        "cancel_rate": "share of attack damage cancelled by a revealed climax",
-        "refreshes_per_game": "the player's own refreshes per game (each costs 1 refresh damage)",
-        "damage": "per-turn series: cards put into the goldfish's clock by attacks on that own turn",
+        "damage_per_attack": gettext_noop("cards put into the goldfish's clock per attack (cancelled attacks count 0)"),
+        "soul_per_attack": gettext_noop("damage attempted per attack (soul incl. the +1 of a direct attack and soul triggers)"),
+        "cancel_rate": gettext_noop("share of attack damage cancelled by a revealed climax"),
+        "refreshes_per_game": gettext_noop("the player's own refreshes per game (each costs 1 refresh damage)"),
+        "damage": gettext_noop("per-turn series: cards put into the goldfish's clock by attacks on that own turn"),
     },
 ))
