@@ -6,7 +6,7 @@ that spells out every value, so a screen reader (or a text browser) gets the sam
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -26,10 +26,15 @@ DEFAULT = "#2456c7"
 
 
 def bar_chart(title: str, bars: Sequence[tuple[str, float]], *, unit: str | None = None, colored: bool = False,
-              width: int = 320, height: int = 160, fmt: str = "{:g}") -> SafeString:
-    """A vertical bar chart. ``bars`` = ``[(label, value), ...]``; ``colored`` picks hues by label."""
+              width: int = 320, height: int = 160, fmt: str = "{:g}",
+              label_of: Callable[[str], str] | None = None) -> SafeString:
+    """A vertical bar chart. ``bars`` = ``[(key, value), ...]``; ``colored`` picks hues by key;
+    ``label_of`` turns a key (``red``, ``character``...) into the label shown (the active language)."""
     if unit is None:
         unit = gettext("cards")
+    keys = [str(key) for key, _ in bars]
+    if label_of is not None:
+        bars = [(label_of(str(key)), value) for key, value in bars]
     n = next(_ids)
     tid, did = f"chart-t{n}", f"chart-d{n}"
     desc = "; ".join(f"{label}: {fmt.format(value)} {unit}" for label, value in bars) or gettext("no data")
@@ -45,11 +50,11 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], *, unit: str | None
         f'<desc id="{did}">{escape(desc)}</desc>',
         f'<line x1="{pad_l}" y1="{height - pad_b}" x2="{width - pad_l}" y2="{height - pad_b}" stroke="#9aa0ad"/>',
     ]
-    for i, (label, value) in enumerate(bars):
+    for i, ((label, value), key) in enumerate(zip(bars, keys, strict=True)):
         x = pad_l + slot * i + (slot - bar_w) / 2
         h = plot_h * (value / top) if value else 0
         y = height - pad_b - h
-        color = PALETTE.get(str(label).lower(), DEFAULT) if colored else DEFAULT
+        color = PALETTE.get(key.lower(), DEFAULT) if colored else DEFAULT
         cx = x + bar_w / 2
         parts.append(
             f'<g><rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" fill="{color}" rx="2">'

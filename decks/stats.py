@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from catalog.labels import color_label, trigger_label, type_label
 from rules import games as g
@@ -107,18 +108,20 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         for rec, n in main:
             for c in rec.colors or ("none",):
                 split[c] += n
-        add("colors", _("Color split"), split, [*g.COLORS[game], *(["none"] if split.get("none") else [])], colored=True)
+        add("colors", _("Color split"), split, [*g.COLORS[game], *(["none"] if split.get("none") else [])], colored=True,
+            label_of=color_label)
     else:
         for rec, n in main:
             for a in rec.attributes or ("none",):
                 split[a] += n
         attrs = list(g.ATTRIBUTES[game])
-        add("attributes", _("Attribute split"), split, attrs + [a for a in split if a not in attrs], colored=True)
+        add("attributes", _("Attribute split"), split, attrs + [a for a in split if a not in attrs], colored=True,
+            label_of=color_label)
     # types
     types = Counter()
     for rec, n in main:
-        types[rec.card_type.replace("_", " ")] += n
-    add("types", _("Card types"), types, [t.replace("_", " ") for t in g.CARD_TYPES[game]])
+        types[rec.card_type] += n
+    add("types", _("Card types"), types, list(g.CARD_TYPES[game]), label_of=type_label)
 
     # per game extras
     if game == g.WS:
@@ -126,18 +129,21 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         for rec, n in main:
             for t in rec.triggers:
                 trig[t] += n
-        add("triggers", _("Trigger icons"), trig, [t for t in g.WS_TRIGGERS if trig.get(t)], unit=_("icons"))
+        add("triggers", _("Trigger icons"), trig, [t for t in g.WS_TRIGGERS if trig.get(t)], unit=_("icons"),
+            label_of=trigger_label)
     elif game == g.PC:
         marks = Counter()
         for rec, n in main:
             marks[rec.bonus_mark or "none"] += n
-        add("bonus", _("Bonus marks"), marks, ["RANK+1", "LIFE+1", "DRAW", "none"])
+        add("bonus", _("Bonus marks"), marks, ["RANK+1", "LIFE+1", "DRAW", "none"],
+            label_of=lambda k: pgettext("bonus mark", "none") if k == "none" else k)
     elif game == g.LYCEE:
         ex = Counter()
         for rec, n in main:
             for a in rec.attributes or ("star",):
                 ex[a] += (rec.ex or 0) * n
-        add("ex", _("EX total per attribute"), ex, list(g.LYCEE_ATTRIBUTES), unit="EX", colored=True)
+        add("ex", _("EX total per attribute"), ex, list(g.LYCEE_ATTRIBUTES), unit="EX", colored=True,
+            label_of=color_label)
     elif game == g.PHANTASMA:
         spread = Counter()
         chars = 0
@@ -149,7 +155,7 @@ def deck_charts(game: str, zones: Mapping[str, Mapping[str, int]], cards: Mappin
         if chars:
             avg = {a: round(spread[a] / chars) for a in g.PHANTASMA_ATTRIBUTES}
             add("spread", _("Average ability value per attribute (characters)"), avg, list(g.PHANTASMA_ATTRIBUTES),
-                unit=_("points"), colored=True)
+                unit=_("points"), colored=True, label_of=color_label)
     elif game == g.CHAOS:
         atk, dfn = Counter(), Counter()
         for rec, n in main:

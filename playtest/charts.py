@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 W, H = 640, 280
 ML, MR, MT, MB = 56, 16, 16, 44
@@ -58,13 +59,21 @@ def _axes(x_labels: Sequence[str], y_max: float, y_fmt, x_title: str, y_title: s
     return out
 
 
-def bar_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str, desc: str, x_title: str = "turn",
-              y_title: str = "games", percent: bool = False) -> SafeString:
-    """Grouped bars over the union of integer x values (e.g. turn-of-win histograms)."""
+def _no_data(title: str, desc: str, css_class: str) -> SafeString:
+    none, short = _("No data."), _("no data")
+    return _frame(title, f"{desc} {none}", [f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle">{escape(short)}</text>'],
+                  css_class=css_class)
+
+
+def bar_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str, desc: str, x_title: str | None = None,
+              y_title: str | None = None, percent: bool = False) -> SafeString:
+    """Grouped bars over the union of integer x values (e.g. turn-of-win histograms). Axis titles
+    default to "own turn" and "games" in the active language."""
+    x_title = _("own turn") if x_title is None else x_title
+    y_title = _("games") if y_title is None else y_title
     xs = sorted({int(x) for _, data in series for x in data})
     if not xs:
-        return _frame(title, desc + " No data.", [f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle">no data</text>'],
-                      css_class="bar")
+        return _no_data(title, desc, "bar")
     xs = list(range(min(1, xs[0]), xs[-1] + 1))
     y_max = _nice_max(max((float(v) for _, d in series for v in d.values()), default=0))
     fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:,.0f}" if v >= 10 or v == int(v) else f"{v:.1f}")
@@ -82,21 +91,24 @@ def bar_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str, 
             h = ph * v / y_max
             bx = ML + slot * i + slot * 0.1 + bw * si
             shown = f"{v:.1%}" if percent else f"{v:,.0f}"
+            tip = _("%(series)s: turn %(turn)s: %(value)s") % {"series": label, "turn": x, "value": shown}
             body.append(f'<rect x="{bx:.1f}" y="{MT + ph - h:.1f}" width="{bw:.1f}" height="{h:.1f}">'
-                        f'<title>{escape(label)}: turn {x}: {shown}</title></rect>')
+                        f'<title>{escape(tip)}</title></rect>')
         body.append("</g>")
     if len(series) > 1:
         body.extend(_legend(series))
     return _frame(title, desc, body, css_class="bar")
 
 
-def line_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str, desc: str, x_title: str = "turn",
-               y_title: str = "probability", y_max: float | None = 1.0) -> SafeString:
-    """Step-free polylines over integer x values; y as a share (0..y_max) shown in percent."""
+def line_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str, desc: str,
+               x_title: str | None = None, y_title: str | None = None, y_max: float | None = 1.0) -> SafeString:
+    """Step-free polylines over integer x values; y as a share (0..y_max) shown in percent. Axis titles
+    default to "own turn" and "probability" in the active language."""
+    x_title = _("own turn") if x_title is None else x_title
+    y_title = _("probability") if y_title is None else y_title
     xs = sorted({int(x) for _, data in series for x in data})
     if not xs:
-        return _frame(title, desc + " No data.", [f'<text x="{W / 2}" y="{H / 2}" text-anchor="middle">no data</text>'],
-                      css_class="line")
+        return _no_data(title, desc, "line")
     xs = list(range(min(1, xs[0]), xs[-1] + 1))
     top = y_max or _nice_max(max(float(v) for _, d in series for v in d.values()))
     body = _axes([str(x) for x in xs], top, lambda v: f"{v:.0%}", x_title, y_title)
@@ -114,8 +126,9 @@ def line_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str,
         body.append(f'<g class="series"><title>{escape(label)}</title>'
                     f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2.5"/>')
         for px, py, x, v in pts:
+            tip = _("%(series)s: by turn %(turn)s: %(value)s") % {"series": label, "turn": x, "value": f"{v:.1%}"}
             body.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{color}">'
-                        f'<title>{escape(label)}: by turn {x}: {v:.1%}</title></circle>')
+                        f'<title>{escape(tip)}</title></circle>')
         body.append("</g>")
     if len(series) > 1:
         body.extend(_legend(series))
@@ -124,7 +137,7 @@ def line_chart(series: Sequence[tuple[str, Mapping[int, float]]], *, title: str,
 
 def _legend(series: Sequence[tuple[str, Mapping]]) -> list[str]:
     out = []
-    for si, (label, _) in enumerate(series):
+    for si, (label, _data) in enumerate(series):
         y = MT + 6 + si * 16
         out.append(f'<rect x="{ML + 10}" y="{y}" width="10" height="10" fill="{PALETTE[si % len(PALETTE)]}"/>'
                    f'<text x="{ML + 26}" y="{y + 9}" fill="#111">{escape(label)}</text>')

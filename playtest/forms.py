@@ -100,13 +100,15 @@ def engine_help() -> list[dict]:
     """Per game with an engine: its pilots and goldfish options with defaults and descriptions."""
     from rules.engine.core import get_engine
 
+    from .i18n import description
+
     out = []
     for game in g.GAMES:
         try:
             engine = get_engine(game)
         except KeyError:
             continue
-        opts = [{"name": k, "default": v, "help": engine.describe_options.get(k, "")}
+        opts = [{"name": k, "default": v, "help": description(engine.describe_options.get(k, ""))}
                 for k, v in sorted(engine.default_options.items())]
         out.append({"game": game, "name": g.GAME_NAMES[game], "pilots": list(engine.pilots), "options": opts})
     return out

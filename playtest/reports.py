@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules import games as g
 from rules import odds
@@ -14,6 +13,7 @@ from rules.cards import CardRecord
 from rules.engine.core import RunStats, play_game
 
 from . import conf
+from .i18n import description, localize_events, outcome_label, reason_label, stat_label
 from .models import PlaytestJob
 from .services import deck_from_snapshot
 
@@ -85,16 +85,17 @@ def extras(job: PlaytestJob) -> dict[str, Any]:
     ex = ex or {}
     help_ = ex.get("descriptions", {})
     counters = [
-        {"name": k.replace("_", " "), "key": k, "total": v["total"], "per_game": v["per_game"], "help": help_.get(k, "")}
+        {"name": stat_label(k), "key": k, "total": v["total"], "per_game": v["per_game"],
+         "help": description(help_.get(k, ""))}
         for k, v in ex.get("counters", {}).items() if not OPENING_COUNTER.match(k)
     ]
     ratios = [
-        {"name": k.replace("_", " "), "key": k, "value": v.get("value"), "n": v.get("n"), "d": v.get("d"),
-         "help": help_.get(k, "")}
+        {"name": stat_label(k), "key": k, "value": v.get("value"), "n": v.get("n"), "d": v.get("d"),
+         "help": description(help_.get(k, ""))}
         for k, v in ex.get("ratios", {}).items()
     ]
     series = [
-        {"name": k.replace("_", " "), "key": k, "help": help_.get(k, ""),
+        {"name": stat_label(k), "key": k, "help": description(help_.get(k, "")),
          "values": [{"turn": int(t), "mean": m} for t, m in sorted(v.items(), key=lambda kv: int(kv[0]))]}
         for k, v in ex.get("per_turn", {}).items()
     ]
@@ -126,7 +127,10 @@ def histogram_rows(job: PlaytestJob) -> list[dict[str, Any]]:
              "win_example": win_ex.get(str(t)), "loss_example": loss_ex.get(str(t))} for t in range(1, last + 1)]
 
 
-OUTCOME_LABELS = {"win": gettext_lazy("win"), "loss": gettext_lazy("loss"), "draw": gettext_lazy("draw"), "capped": gettext_lazy("capped")}
+def end_reasons(job: PlaytestJob) -> list[dict[str, Any]]:
+    """How the games ended: the engine's reason (the stable key), its label and count."""
+    reasons = (job.summary or {}).get("reasons") or {}
+    return [{"reason": r, "label": reason_label(r), "games": n} for r, n in reasons.items()]
 
 
 def example_games(job: PlaytestJob) -> list[dict[str, Any]]:
@@ -155,7 +159,7 @@ def game_replay(job: PlaytestJob, index: int) -> dict[str, Any]:
         raise IndexError(f"this job has games 0 to {job.games - 1}")
     deck = deck_from_snapshot(job.game, job.snapshot)
     result, log = play_game(deck, job.seed, index, options=job.options, pilot=job.pilot, log=True)
-    events = log.as_list() if log else []
+    events = localize_events(log.as_list()) if log else []
     limit = int(conf.get("PLAYTEST_MAX_LOG_EVENTS"))
     turns: list[dict[str, Any]] = []
     for e in events[:limit]:
@@ -167,9 +171,10 @@ def game_replay(job: PlaytestJob, index: int) -> dict[str, Any]:
         "index": index,
         "seed": job.seed,
         "outcome": result.outcome,
-        "outcome_label": OUTCOME_LABELS.get(result.outcome, result.outcome),
+        "outcome_label": outcome_label(result.outcome),
         "turn": result.turn,
         "reason": result.reason,
+        "reason_label": reason_label(result.reason),
         "counters": result.counters,
         "events": events[:limit],
         "truncated": len(events) > limit,

@@ -10,7 +10,23 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 ALPHA = 0.05
+
+# Verdict code -> English template; ``compare_results`` gives the English sentences (``verdicts``)
+# and the codes with their params (``verdict_codes``) that pages render in the reader's language.
+VERDICTS: dict[str, str] = {
+    "win_rate_differs": gettext_noop("The win rates differ meaningfully (p = %(p)s < %(alpha)s): %(better)s wins "
+                                     "more often."),
+    "win_rate_same": gettext_noop("The difference in win rate is not statistically meaningful (p = %(p)s)."),
+    "turn_differs": gettext_noop("The turn of win differs meaningfully (Welch p = %(p)s, Mann-Whitney p = %(p2)s): "
+                                 "%(faster)s wins sooner."),
+    "turn_one_test": gettext_noop("The turn of win differs by one test only (Welch p = %(p)s, Mann-Whitney p = "
+                                  "%(p2)s): treat it as weak evidence and run more games."),
+    "turn_same": gettext_noop("The difference in turn of win is not statistically meaningful (Welch p = %(p)s, "
+                              "Mann-Whitney p = %(p2)s)."),
+}
 
 
 def normal_two_sided_p(z: float) -> float:
@@ -66,7 +82,7 @@ def t_two_sided_p(t: float, df: float) -> float:
 def two_proportion_z(w1: int, n1: int, w2: int, n2: int) -> dict[str, Any]:
     """Compare win rates w1/n1 and w2/n2."""
     if not n1 or not n2:
-        return {"available": False, "reason": "a run has no games"}
+        return {"available": False, "reason": gettext_noop("a run has no games")}
     p1, p2 = w1 / n1, w2 / n2
     pooled = (w1 + w2) / (n1 + n2)
     se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
@@ -100,7 +116,7 @@ def welch_t(h1: Mapping[Any, int], h2: Mapping[Any, int]) -> dict[str, Any]:
     n1, m1, v1 = hist_moments(h1)
     n2, m2, v2 = hist_moments(h2)
     if n1 < 2 or n2 < 2:
-        return {"available": False, "reason": "each run needs at least 2 wins"}
+        return {"available": False, "reason": gettext_noop("each run needs at least 2 wins")}
     se2 = v1 / n1 + v2 / n2
     diff = m2 - m1
     if se2 == 0:
@@ -119,7 +135,7 @@ def mann_whitney(h1: Mapping[Any, int], h2: Mapping[Any, int]) -> dict[str, Any]
     a, b = _int_hist(h1), _int_hist(h2)
     n1, n2 = sum(a.values()), sum(b.values())
     if not n1 or not n2:
-        return {"available": False, "reason": "each run needs at least 1 win"}
+        return {"available": False, "reason": gettext_noop("each run needs at least 1 win")}
     rank_sum_a = 0.0
     below = 0
     ties = 0.0
@@ -149,23 +165,20 @@ def compare_results(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
     rate = two_proportion_z(wins_a, a["games"], wins_b, b["games"])
     welch = welch_t(a["win_turns"], b["win_turns"])
     mw = mann_whitney(a["win_turns"], b["win_turns"])
-    verdicts = []
+    codes: list[dict[str, Any]] = []
     if rate.get("available"):
         if rate["significant"]:
-            better = "B" if rate["diff"] > 0 else "A"
-            verdicts.append(f"The win rates differ meaningfully (p = {rate['p']:.3g} < {ALPHA}): {better} wins more often.")
+            codes.append({"code": "win_rate_differs", "params": {
+                "p": f"{rate['p']:.3g}", "alpha": str(ALPHA), "better": "B" if rate["diff"] > 0 else "A"}})
         else:
-            verdicts.append(f"The difference in win rate is not statistically meaningful (p = {rate['p']:.3g}).")
+            codes.append({"code": "win_rate_same", "params": {"p": f"{rate['p']:.3g}"}})
     if welch.get("available") and mw.get("available"):
+        ps = {"p": f"{welch['p']:.3g}", "p2": f"{mw['p']:.3g}"}
         if welch["significant"] and mw["significant"]:
-            faster = "B" if welch["diff"] < 0 else "A"
-            verdicts.append(f"The turn of win differs meaningfully (Welch p = {welch['p']:.3g}, Mann-Whitney p = {mw['p']:.3g}): "
-                            f"{faster} wins sooner.")
+            codes.append({"code": "turn_differs", "params": {**ps, "faster": "B" if welch["diff"] < 0 else "A"}})
         elif welch["significant"] or mw["significant"]:
-            verdicts.append(f"The turn of win differs by one test only (Welch p = {welch['p']:.3g}, Mann-Whitney p = {mw['p']:.3g}): "
-                            "treat it as weak evidence and run more games.")
+            codes.append({"code": "turn_one_test", "params": ps})
         else:
-            verdicts.append(f"The difference in turn of win is not statistically meaningful "
-                            f"(Welch p = {welch['p']:.3g}, Mann-Whitney p = {mw['p']:.3g}).")
+            codes.append({"code": "turn_same", "params": ps})
     return {"win_rate": rate, "turn_of_win_welch": welch, "turn_of_win_mann_whitney": mw, "alpha": ALPHA,
-            "verdicts": verdicts}
+            "verdicts": [VERDICTS[c["code"]] % c["params"] for c in codes], "verdict_codes": codes}

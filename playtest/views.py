@@ -18,6 +18,7 @@ from rules.engine.core import get_engine
 from . import charts, reports, services
 from .api.views import create_job_from_data, session_key
 from .forms import PlaytestForm, engine_help
+from .i18n import description, localize_comparison, stat_label
 from .models import PlaytestJob
 from .selectors import playtest_get_by_slug, playtest_is_mine, playtest_list, playtest_partial
 from .stats import compare_results
@@ -150,6 +151,7 @@ def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             "s": s, "rows": reports.histogram_rows(job), "extras": reports.extras(job),
             "odds": reports.opening_odds(job), "first_playable": reports.first_playable(job),
             "replay_links": list(range(min(job.games, 10))), "examples": reports.example_games(job),
+            "reasons": reports.end_reasons(job),
             "games_per_second": (job.games / job.compute_seconds) if job.compute_seconds else None,
             "recent": [j for j in playtest_list(user=request.user, session_key=session_key(request))
                        .filter(status="done").exclude(pk=job.pk)[:20]],
@@ -164,7 +166,8 @@ def _options_described(job: PlaytestJob) -> list[dict[str, Any]]:
         describe = get_engine(job.game).describe_options
     except KeyError:
         describe = {}
-    return [{"name": k, "value": v, "help": describe.get(k, "")} for k, v in sorted((job.options or {}).items())]
+    return [{"name": k, "value": v, "help": description(describe.get(k, ""))}
+            for k, v in sorted((job.options or {}).items())]
 
 
 @require_POST
@@ -205,6 +208,8 @@ def playtest_game_view(request: HttpRequest, slug: str, index: int | None = None
         return render(request, "playtest/playtestjob_game.html", {"job": job, "error": str(exc)}, status=404)
     return render(request, "playtest/playtestjob_game.html", {
         "job": job, "replay": replay, "game_name": g.GAME_NAMES.get(job.game, job.game),
+        "counter_rows": [{"key": k, "name": stat_label(k), "value": v} for k, v in replay["counters"].items()
+                         if not reports.OPENING_COUNTER.match(k)],
         "prev": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < job.games else None,
         "api_url": reverse("api-playtest-game-log", kwargs={"key": job.share_slug, "index": index}),
     })
@@ -232,7 +237,7 @@ def playtest_compare_view(request: HttpRequest) -> HttpResponse:
         ctx["errors"] = errors
         return render(request, "playtest/playtestjob_compare.html", ctx, status=400)
     a, b = jobs
-    cmp = compare_results(a.result, b.result)
+    cmp = localize_comparison(compare_results(a.result, b.result))
     label_a, label_b = f"A: {a.name or a.share_slug}", f"B: {b.name or b.share_slug}"
 
     def share(job: PlaytestJob) -> dict[int, float]:
@@ -245,7 +250,7 @@ def playtest_compare_view(request: HttpRequest) -> HttpResponse:
     ctx.update({
         "a": a, "b": b, "cmp": cmp, "deck_diff": _zones_diff(a.deck_counts(), b.deck_counts()),
         "same_deck": a.deck_id is not None and a.deck_id == b.deck_id,
-        "histogram": charts.bar_chart([(label_a, share(a)), (label_b, share(b))], percent=True, y_title="share of games",
+        "histogram": charts.bar_chart([(label_a, share(a)), (label_b, share(b))], percent=True, y_title=_("share of games"),
                                       title=_("Turn of win, A and B"),
                                       desc=_("Grouped bars: share of games won on each own turn for A and B.")),
         "cumulative": charts.line_chart([(label_a, cum(a)), (label_b, cum(b))], title=_("Won by turn, A and B"),

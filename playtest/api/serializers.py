@@ -112,12 +112,17 @@ class GameLogSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     seed = serializers.IntegerField()
     outcome = StrictCharField()
+    outcome_label = StrictCharField(help_text="the outcome in the request's language")
     turn = serializers.IntegerField()
-    reason = StrictCharField()
+    reason = StrictCharField(help_text="the engine's end reason (English, stable)")
+    reason_label = StrictCharField(help_text="the end reason in the request's language")
     counters = serializers.DictField(child=serializers.IntegerField())
-    events = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="turn, player, kind, code (stable event code), params, text (English); message and "
+                  "kind_label in the request's language")
     truncated = serializers.BooleanField()
-    text = StrictCharField()
+    text = StrictCharField(help_text="the whole log as English text")
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -44,3 +44,27 @@ def pvalue(value: Any) -> str:
         return "—"
     v = float(value)
     return "< 0.0001" if v < 1e-4 else f"{v:.4f}"
+
+
+@register.filter
+def status_label(value: str) -> str:
+    """A job status (``queued``, ``done``...) in the active language."""
+    from playtest.i18n import status_label as label
+
+    return label(value)
+
+
+@register.filter
+def zone_label(value: str) -> str:
+    """A deck zone (``main``, ``extra``...) in the active language."""
+    from decks.i18n import zone_label as label
+
+    return label(value)
+
+
+@register.filter
+def job_error(value: str) -> str:
+    """A job's stored (English) error in the active language, for the errors the site writes itself."""
+    from playtest.i18n import job_error as translate
+
+    return translate(value)

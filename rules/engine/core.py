@@ -101,6 +101,12 @@ class EventLog:
         self.events: list[Event] = []
 
     def add(self, turn: int, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``code`` (registered with ``event_messages``) with ``params``. A plain English
+        line is still accepted in place of a code when no params are given (an engine without an
+        event table, e.g. a test's toy game): it is logged with ``code=""`` and shown as it is."""
+        if not params and code not in EVENT_MESSAGES:
+            self.events.append(Event(turn, player, kind, code))
+            return
         self.events.append(Event(turn, player, kind, render_event(code, params), code, params))
 
     def as_list(self) -> list[dict[str, Any]]:

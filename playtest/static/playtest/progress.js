@@ -13,7 +13,7 @@
         bar.value = job.progress;
         bar.max = job.games;
         text.textContent = job.progress.toLocaleString() + " / " + job.games.toLocaleString() + " (" + job.percent + "%)";
-        if (status) status.textContent = job.status;
+        if (status) status.textContent = status.getAttribute("data-label-" + job.status) || job.status;
         var partial = box.querySelector("[data-partial]");
         if (partial && job.partial) {
           var p = job.partial;
