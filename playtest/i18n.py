@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from catalog.labels import ATTRIBUTE_LABELS, TRIGGER_LABELS
 from rules.engine.core import EVENT_MESSAGES
@@ -257,9 +257,15 @@ def term(name: str, value: Any) -> Any:
 def render_message(code: str, params: Mapping[str, Any]) -> str:
     """Event (or submessage) ``code`` in the active language; raises KeyError/ValueError when broken."""
     template = gettext(EVENT_MESSAGES[code])
-    values = {k: render_message(v["code"], v["params"]) if isinstance(v, dict) else term(k, v)
-              for k, v in params.items()}
-    return template.format(**values)
+    return template.format(**{k: _param(k, v) for k, v in params.items()})
+
+
+def _param(name: str, value: Any) -> Any:
+    if isinstance(value, dict):  # a submessage
+        return render_message(value["code"], value["params"])
+    if isinstance(value, list):  # a list of submessages
+        return pgettext("list separator", ", ").join(str(_param(name, v)) for v in value)
+    return term(name, value)
 
 
 def event_message(event: Mapping[str, Any]) -> str:

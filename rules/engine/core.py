@@ -68,9 +68,17 @@ def submessage(code: str, **params: Any) -> dict[str, Any]:
 
 
 def render_event(code: str, params: Mapping[str, Any]) -> str:
-    """The English text of event ``code`` with ``params`` (submessages rendered first)."""
-    return EVENT_MESSAGES[code].format(**{
-        k: render_event(v["code"], v["params"]) if isinstance(v, dict) else v for k, v in params.items()})
+    """The English text of event ``code`` with ``params`` (submessages rendered first; a list of
+    submessages is joined with ", ")."""
+    return EVENT_MESSAGES[code].format(**{k: _render_param(v) for k, v in params.items()})
+
+
+def _render_param(value: Any) -> Any:
+    if isinstance(value, dict):
+        return render_event(value["code"], value["params"])
+    if isinstance(value, list):
+        return ", ".join(str(_render_param(v)) for v in value)
+    return value
 
 
 @dataclass(frozen=True, slots=True)

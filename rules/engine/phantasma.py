@@ -46,6 +46,7 @@ from .core import (
     event_messages,
     gettext_noop,
     register,
+    submessage,
     who_goes_first,
 )
 
@@ -69,6 +70,8 @@ EVENTS = event_messages(GAME, {
     "ex_unmodelled": gettext_noop("EX skill {card} on {target} (ACE cost {cost} ≤ condition {condition}) "
                                   "(effect not modelled)"),
     "hand_limit": gettext_noop("hand limit: {card}"),
+    "pay_rest": gettext_noop("rest {card}"),
+    "pay_discard": gettext_noop("discard {card}"),
     "battle": gettext_noop("{card} attacks; the dummy ACE must defend (rested); battle card {card2}: {attr} {atk} vs "
                            "{attr2} {dfn} → {damage} damage to the dummy ({dummy_dmg}/{dummy_mhp}); {attr} {back_atk} "
                            "vs {attr2} {back_dfn} → {back} damage back ({dmg}/{mhp})"),
@@ -421,19 +424,23 @@ class PhantasmaState(ScriptedState):
             free -= len(used)
         return info.white <= free + len(self.hand) - 1
 
-    def _pay(self, card: CardRecord, pay: tuple[tuple[int, ...], tuple[str, ...]]) -> str:
+    def _pay(self, card: CardRecord, pay: tuple[tuple[int, ...], tuple[str, ...]]) -> list[dict[str, Any]] | str:
+        """Pay for ``card``; returns what was paid for the log (submessages, or "nothing")."""
         rest, discard = pay
-        names = []
+        names: list[dict[str, Any]] = []
+        log = self.log is not None
         for cid in rest:
             c = self.char(cid)
             c.rested = True
-            names.append(f"rest {c.card.name}")
+            if log:
+                names.append(submessage("phantasma.pay_rest", card=c.card.name))
         self.hand.remove(card)
         for code in discard:
             d = take(self.hand, code)
             self.junk.append(d)
-            names.append(f"discard {d.name}")
-        return ", ".join(names) or "nothing"
+            if log:
+                names.append(submessage("phantasma.pay_discard", card=d.name))
+        return names or "nothing"
 
     def item_targets(self, card: CardRecord) -> list[int]:
         """Characters that may take this item (-1 = the dummy ACE): no second copy on one character."""
