@@ -48,3 +48,23 @@ def color_label(value: str) -> str:
 
 def trigger_label(value: str) -> str:
     return str(TRIGGER_LABELS.get(value, value))
+
+
+GENDER_LABELS: dict[str, Promise] = {
+    "female": pgettext_lazy("gender", "female"), "male": pgettext_lazy("gender", "male"),
+    "both": pgettext_lazy("gender", "both"),
+}
+
+
+def gender_label(value: str) -> str:
+    return str(GENDER_LABELS.get(value, value))
+
+
+COST_SYMBOL_LABELS: dict[str, Promise] = {  # Phantasmagoria cost_detail keys (docs/card-format.md)
+    "white": pgettext_lazy("cost symbol", "white"), "blue": pgettext_lazy("cost symbol", "blue"),
+    "red": pgettext_lazy("cost symbol", "red"), "hp": pgettext_lazy("cost symbol", "HP"),
+}
+
+
+def cost_symbol_label(value: str) -> str:
+    return str(COST_SYMBOL_LABELS.get(value, value))

@@ -6,7 +6,7 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from rules import games as g
@@ -14,6 +14,7 @@ from rules.cards import GAME_STATS
 
 from .api.pagination import COUNT_CAP, CappedPaginator
 from .i18n import query_error_localize
+from .labels import color_label, trigger_label
 from .models import Card
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER
@@ -23,9 +24,11 @@ from .selectors import _finish_order, card_get, card_search, card_suggest, parse
 PAGE_SIZE = 60
 # The sort menu of the search page (the query's own order:/dir: apply when none is chosen).
 SORT_CHOICES = [
-    ("name", "Name"), ("code", "Code"), ("set", "Set"), ("rarity", "Rarity"), ("cost", "Cost"),
-    ("level", "Level (WS)"), ("power", "Power (WS)"), ("cp", "CP (PC)"), ("mhp", "MHP (Phantasmagoria)"),
-    ("atk", "ATK (Chaos)"), ("defense", "DEF (Chaos)"), ("ap", "AP (Lycee)"), ("dp", "DP (Lycee)"),
+    ("name", gettext_lazy("Name")), ("code", gettext_lazy("Code")), ("set", gettext_lazy("Set")),
+    ("rarity", gettext_lazy("Rarity")), ("cost", gettext_lazy("Cost")), ("level", gettext_lazy("Level (WS)")),
+    ("power", gettext_lazy("Power (WS)")), ("cp", gettext_lazy("CP (PC)")), ("mhp", gettext_lazy("MHP (Phantasmagoria)")),
+    ("atk", gettext_lazy("ATK (Chaos)")), ("defense", gettext_lazy("DEF (Chaos)")), ("ap", gettext_lazy("AP (Lycee)")),
+    ("dp", gettext_lazy("DP (Lycee)")),
 ]
 VIEWS = ("list", "grid")
 
@@ -43,7 +46,7 @@ def stat_line(card: Card) -> str:
         add(_("Cost"), card.cost)
         add("", card.power, _("{value} power"))
         add(_("Soul"), card.soul)
-        add("", "/".join(card.triggers or []), _("trigger {value}"))
+        add("", "/".join(trigger_label(t) for t in card.triggers or []), _("trigger {value}"))
     elif card.game == g.PC:
         add(_("Cost"), card.cost)
         add("CP", card.cp)
@@ -56,7 +59,7 @@ def stat_line(card: Card) -> str:
             parts.append(" ".join(str(getattr(card, a) if getattr(card, a) is not None else "–")
                                   for a in g.PHANTASMA_ATTRIBUTES))
         if card.attack_attribute:
-            parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
+            parts.append(f"{color_label(card.attack_attribute)} → {color_label(card.defense_attribute or '')}")
         add(_("EX condition"), card.ex_condition)
     elif card.game == g.CHAOS:
         add("ATK", card.atk)
@@ -72,7 +75,7 @@ def stat_line(card: Card) -> str:
         add("SP", card.sp)
     colors = (card.colors or []) + (card.attributes or [])
     if colors:
-        parts.insert(0, "/".join(colors))
+        parts.insert(0, "/".join(color_label(c) for c in colors))
     return " · ".join(parts)
 
 

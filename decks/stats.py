@@ -41,7 +41,7 @@ def stat_line(card: Any) -> str:
             add(_("Cost {}"), card.cost)
         add(_("{} power"), card.power)
         add(_("Soul {}"), card.soul)
-        add(_("trigger {}"), "/".join(card.triggers or ()))
+        add(_("trigger {}"), "/".join(trigger_label(t) for t in card.triggers or ()))
     elif game == g.PC:
         add(_("Cost {}"), card.cost)
         add("CP {}", card.cp)
@@ -54,7 +54,7 @@ def stat_line(card: Any) -> str:
             parts.append(" ".join(str(getattr(card, a)) if getattr(card, a) is not None else "–"
                                   for a in g.PHANTASMA_ATTRIBUTES))
         if card.attack_attribute:
-            parts.append(f"{card.attack_attribute} → {card.defense_attribute}")
+            parts.append(f"{color_label(card.attack_attribute)} → {color_label(card.defense_attribute or '')}")
         add(_("EX condition {}"), card.ex_condition)
     elif game == g.CHAOS:
         add("ATK {}", card.atk)
@@ -70,7 +70,7 @@ def stat_line(card: Any) -> str:
         add("SP {}", card.sp)
     colors = [*(card.colors or ()), *(card.attributes or ())]
     if colors:
-        parts.insert(0, "/".join(colors))
+        parts.insert(0, "/".join(color_label(c) for c in colors))
     return " · ".join(parts)
 
 

@@ -509,3 +509,19 @@ def test_every_engine_string_has_a_translation():
                     sorted(re.findall(r"\{\w*\}", template)), (lang, template)
             for terms in TERMS.values():
                 assert all(str(label) != value or value.isupper() for value, label in terms.items()), (lang, terms)
+
+
+@pytest.mark.parametrize("lang, want", [
+    ("ja", {"/cards/chaos/MA-001/": ["女性", "闇"], "/cards/ws/NOC/S90-001/": ["緑"], "/cards/phantasma/HS-001/": ["白", "敏"],
+            "/cards/?q=game:ws": ["並べ替え: レベル(WS)", "緑"]}),
+    ("zh-hans", {"/cards/chaos/MA-001/": ["女性"], "/cards/ws/NOC/S90-001/": ["绿"], "/cards/phantasma/HS-001/": ["白"],
+                 "/cards/?q=game:ws": ["等级(WS)"]}),
+])
+def test_card_pages_show_enumerations_in_the_language(client, site, lang, want):
+    """Colors, attributes, genders, triggers, cost symbols and the sort menu: labels, not stored values."""
+    for url, words in want.items():
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        text = visible_text(re.sub(r'placeholder="[^"]*"', "", page))
+        assert all(w in text for w in words), (lang, url, [w for w in words if w not in text])
+        for english in ("female", "green", "agility", "white", "Level (WS)", "trigger comeback"):
+            assert not re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", text), (lang, url, english)
