@@ -33,9 +33,12 @@ def num(value: Any, digits: int = 2) -> str:
 
 @register.filter
 def signed_pct(value: Any) -> str:
+    """A difference of two shares in percentage points: 0.123 -> '+12.3 pts' (in the active language)."""
     if value is None:
         return "—"
-    return f"{float(value) * 100:+.1f} pts"
+    from django.utils.translation import gettext
+
+    return gettext("%(n)s pts") % {"n": f"{float(value) * 100:+.1f}"}
 
 
 @register.filter
