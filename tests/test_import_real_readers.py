@@ -224,9 +224,9 @@ def test_ws_hotc_groups_rarity_printings_and_splits_names():
     p4 = cards["P4/SE12-28"]  # a climax whose Japanese line starts with 【C】
     assert p4.card["text"].startswith("【永】 あなたのキャラすべてに、パワーを+1000し、ソウルを+1。")
     assert "text: marker 【C】 before a line in Japanese read as 【永】" in messages(p4)
-    # 6,331 of the 7,146 cards have an English part, 5,956 an English text
+    # 6,334 of the 7,146 cards have an English part (3 only their Latin-letter name), 5,956 an English text
     with_en = [r.card for r in recs if r.card["translations"]]
-    assert len(with_en) == 6331 and sum(1 for c in with_en if c["translations"]["en"].get("text")) == 5956
+    assert len(with_en) == 6334 and sum(1 for c in with_en if c["translations"]["en"].get("text")) == 5956
     assert all(set(c["translations"]) == {"en"} and c["translations"]["en"] for c in with_en)
     assert cards["RW/W15-001S"].card["triggers"] == ["soul"]
     assert any("truncated" in m for m in messages(cards["DC/W01-01"]))
@@ -390,3 +390,15 @@ def test_bad_records_are_reported_with_their_number(tmp_path):
     proto.write_text('info {\n  serial: "IM-T01"\n  name: "x\n}\n', encoding="utf-8")
     (bad,) = read("chaos-textproto", proto)
     assert bad.card is None and bad.number == 3 and bad.problems[0].message.startswith("line 3")
+
+
+def test_hotc_latin_names_written_twice_are_read_once():
+    from catalog.importers.ws_hotc import parse_block, split_name
+
+    assert split_name("New LifeNew Life") == ("New Life", "New Life")
+    assert split_name("ペンペン") == ("ペンペン", "")  # a Japanese name that repeats itself stays whole
+    block = next(b for b in (WS / "rcyberw_hotc_en_jp" / "NA-W12.txt").read_text(encoding="utf-8-sig").split("=" * 20)
+                 if "NA/W12-074 " in b)
+    card, problems, _ = parse_block(block.strip("=\n"))
+    assert card["name"] == "I can be shot" and card["alt_names"] == []
+    assert card["translations"]["en"]["name"] == "I can be shot"

@@ -106,8 +106,13 @@ def in_language(line: str, language: str) -> tuple[str, str | None]:
 
 
 def split_name(line: str) -> tuple[str, str]:
-    """``'皆を見送る役目 かなでSending Everyone Off, Kanade'`` → (JP, EN)."""
+    """``'皆を見送る役目 かなでSending Everyone Off, Kanade'`` → (JP, EN); a Latin-letter name written
+    twice, ``'New LifeNew Life'``, is the printed name and its English one (``ペンペン`` is a name)."""
     line = line.strip()
+    half = len(line) // 2
+    if len(line) % 2 == 0 and line.isascii() and half > 1 and line[:half] == line[half:]:
+        # A card printed with a Latin-letter name: HOTC writes it twice ("I WantI Want").
+        return line[:half].strip(), line[:half].strip()
     m = _EN_SUFFIX.search(line)
     if m and any(c.isalpha() and c.islower() for c in m["en"]) and (" " in m["en"] or len(m["en"]) > 3):
         return line[: m.start()].strip(), m["en"].strip()
@@ -208,7 +213,7 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
         "game": g.WS,
         "code": code,
         "name": name,
-        "alt_names": [en_name] if en_name else [],
+        "alt_names": [en_name] if en_name and en_name != name else [],
         "card_type": card_type,
         "colors": colors,
         "rarity": rarity,
