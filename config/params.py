@@ -38,12 +38,20 @@ def bool_param(params: Mapping[str, Any], name: str) -> bool | None:
     raw = params.get(name)
     if raw is None:
         return None
+    try:
+        return parse_bool(raw)
+    except ValueError:
+        raise ValidationError({name: [bool_message(raw)]}) from None
+
+
+def parse_bool(raw: Any) -> bool:
+    """``true``/``false``, 1/0, yes/no, on/off in any case; ``ValueError`` for anything else."""
     value = str(raw).strip().lower()
     if value in TRUE:
         return True
     if value in FALSE:
         return False
-    raise ValidationError({name: [bool_message(raw)]})
+    raise ValueError(value)
 
 
 def bool_message(raw: Any) -> str:
@@ -77,12 +85,10 @@ class StrictBooleanField(forms.Field):
             return None
         if isinstance(value, bool):
             return value
-        text = str(value).strip().lower()
-        if text in TRUE:
-            return True
-        if text in FALSE:
-            return False
-        raise forms.ValidationError(bool_message(value), code="invalid")
+        try:
+            return parse_bool(value)
+        except ValueError:
+            raise forms.ValidationError(bool_message(value), code="invalid") from None
 
 
 class StrictBooleanFilter(filters.BooleanFilter):

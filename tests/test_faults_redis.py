@@ -10,23 +10,18 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
-from django.conf import settings as dj_settings
 
 from playtest.models import PlaytestJob
 from playtest.services import playtest_create, playtest_sweep_stale
-from tests.test_playtest_celery import _database_url, _wait, _zones
+from tests.test_playtest_celery import _wait, _zones, running_worker
 from tests.test_playtest_pages import load_catalog
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 PORT = int(os.environ.get("FAULTS_REDIS_PORT", "6390"))
 URL = f"redis://127.0.0.1:{PORT}/0"
-BASE = Path(dj_settings.BASE_DIR)
 
 
 def _start_redis() -> subprocess.Popen:
@@ -48,42 +43,14 @@ def _start_redis() -> subprocess.Popen:
 def broker_and_worker(settings, tmp_path):
     if not shutil.which("redis-server"):
         pytest.skip("needs redis-server (Debian's redis-server package; CI has it)")
-    from config.celery import app
-
-    state = {"redis": _start_redis()}
-    queue = f"faults-{uuid.uuid4().hex[:10]}"
-    log_path = tmp_path / "worker.log"
-    env = {**os.environ, "CELERY_BROKER_URL": URL, "DATABASE_URL": _database_url(),
-           "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "1", "-P", "prefork",
-           "-n", f"{queue}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"]
-    with open(log_path, "wb") as log:
-        worker = subprocess.Popen(cmd, cwd=BASE, env=env, stdout=log, stderr=subprocess.STDOUT)
-    old = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_default_queue")}
-    app.conf.update(broker_url=URL, task_always_eager=False, task_default_queue=queue)
-    app._pool = None
-    app.amqp._producer_pool = None
-    settings.PLAYTEST_EXECUTOR = "celery"
+    state = {"redis": _start_redis()}  # the test replaces it when it restarts Redis
     try:
-        deadline = time.monotonic() + 60
-        while b"ready." not in log_path.read_bytes():
-            if worker.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("celery worker did not start:\n" + log_path.read_text(errors="replace")[-3000:])
-            time.sleep(0.2)
-        state.update(worker=worker, log=log_path)
-        yield state
+        with running_worker(settings, tmp_path, URL, prefix="faults", concurrency=1) as worker:
+            state.update(worker=worker["proc"], log=worker["log"])
+            yield state
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
         state["redis"].send_signal(signal.SIGTERM)
         state["redis"].wait(timeout=20)
-        app.conf.update(old)
-        app._pool = None
-        app.amqp._producer_pool = None
 
 
 def test_redis_restart_mid_job_never_leaves_it_running(broker_and_worker, settings):

@@ -8,6 +8,7 @@ sees it.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -50,22 +51,24 @@ def _database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-@pytest.fixture
-def celery_worker(settings, tmp_path):
-    if not _redis_ok():
-        pytest.skip(f"needs Redis at {REDIS_URL} (CI starts it)")
+@contextlib.contextmanager
+def running_worker(settings, tmp_path: Path, broker_url: str, *, prefix: str, concurrency: int):
+    """A ``celery -A config worker`` subprocess on its own queue at ``broker_url``, with the app in
+    this process pointed at it (not eager); yields ``{"proc", "log", "queue"}``. Shared by the
+    fault tests (tests/test_faults_redis.py)."""
     from config.celery import app
 
-    queue = f"playtest-test-{uuid.uuid4().hex[:10]}"
+    queue = f"{prefix}-{uuid.uuid4().hex[:10]}"
     log_path = tmp_path / "worker.log"
-    env = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "DATABASE_URL": _database_url(),
+    env = {**os.environ, "CELERY_BROKER_URL": broker_url, "DATABASE_URL": _database_url(),
            "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "2", "-P", "prefork",
-           "-n", f"{queue}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", str(concurrency),
+           "-P", "prefork", "-n", f"{queue}@%h", "-l", "info", "--without-gossip", "--without-mingle",
+           "--without-heartbeat"]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=BASE, env=env, stdout=log, stderr=subprocess.STDOUT)
     old = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_default_queue")}
-    app.conf.update(broker_url=REDIS_URL, task_always_eager=False, task_default_queue=queue)
+    app.conf.update(broker_url=broker_url, task_always_eager=False, task_default_queue=queue)
     app._pool = None
     app.amqp._producer_pool = None
     settings.PLAYTEST_EXECUTOR = "celery"
@@ -83,14 +86,19 @@ def celery_worker(settings, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        with app.connection_for_write() as conn:  # drop what is left on the test queue
-            try:
-                conn.default_channel.queue_delete(queue)
-            except Exception:  # noqa: BLE001
-                pass
+        with contextlib.suppress(Exception), app.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)  # drop what is left on the test queue
         app.conf.update(old)
         app._pool = None
         app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def celery_worker(settings, tmp_path):
+    if not _redis_ok():
+        pytest.skip(f"needs Redis at {REDIS_URL} (CI starts it)")
+    with running_worker(settings, tmp_path, REDIS_URL, prefix="playtest-test", concurrency=2) as worker:
+        yield worker
 
 
 def _zones(name: str) -> dict[str, dict[str, int]]:
