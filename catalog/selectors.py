@@ -137,12 +137,13 @@ def _name_words(node: Any, negated: bool = False) -> list[str]:
 
 def card_suggest(*, q: str, game: str | None = None, limit: int = 5) -> list[Card]:
     """Cards whose names are close to the name words of ``q`` — "did you mean" for a search that
-    found nothing (a typo: ``captian``, ``ＲＥＩＫＡ`` already folds). Restricted to the query's games.
+    found nothing (a typo: ``captian``; full-width input is NFKC-normalised). Restricted to the
+    query's games.
 
-    PostgreSQL: trigram word similarity on the folded name (``%>``, served by the GIN trigram index),
-    best first. SQLite: the same measure in Python over the candidate names (slower; small catalogs).
-    Returns ``[]`` for a query without name words, with fewer than 3 folded characters, or one that
-    cannot be parsed.
+    PostgreSQL: trigram word similarity against ``UPPER(name)`` (the ``<%`` operator, served by that
+    expression's GIN trigram index), best first. SQLite: the same measure in Python over the
+    candidate names (slower; small catalogs). Returns ``[]`` for a query without name words, with
+    fewer than 3 characters of them, or one that cannot be parsed.
     """
     from .search import parse
 
