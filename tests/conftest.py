@@ -83,3 +83,8 @@ def _fresh_cache():
     # A request with Accept-Language leaves its language active in this thread (LocaleMiddleware
     # does not reset it): the next test starts in the default language again.
     translation.deactivate()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--golden-write", action="store_true", default=False,
+                     help="rewrite tests/golden/*.json from the current code (tests/test_golden.py)")
