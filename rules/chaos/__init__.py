@@ -1,0 +1,1 @@
+"""Chaos TCG in one place: card checks, deck construction, identity, stat line and the goldfish engine."""

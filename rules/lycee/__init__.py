@@ -1,0 +1,1 @@
+"""Lycee in one place: card checks, deck construction, identity, stat line and the goldfish engine."""

@@ -1,0 +1,1 @@
+"""Phantasmagoria in one place: card checks, deck construction, identity, stat line and the goldfish engine."""

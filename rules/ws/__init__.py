@@ -1,0 +1,1 @@
+"""Weiß Schwarz in one place: card checks, deck construction, identity, stat line and the goldfish engine."""
