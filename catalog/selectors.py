@@ -2,12 +2,17 @@
 
 ``card_search`` is the query language entry point other apps call (the deck builder's card picker,
 the API, the pages); ``card_list`` adds django-filter parameters on top; ``card_get`` loads one card.
+
+The other apps (``decks``, ``playtest``) read the card tables only through this module:
+``card_records_by_codes`` / ``card_records_resolve`` / ``card_data_by_codes`` /
+``card_games_by_codes`` (cards of a deck), ``card_codes_resolve`` (printed code → card code),
+``catalog_card_records`` (every card of a game, for engine options).
 """
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -15,13 +20,17 @@ from django.db import connection
 from django.db.models import F, OrderBy, QuerySet
 from django.http import Http404
 
+from rules.cards import CardRecord
+from rules.deckformats import official_ws_code
 from rules.games import GAMES
 
-from .models import Card
+from .models import Card, CardPrinting
 from .search import QueryError, compile_query, install_sqlite_regexp
 from .search.fields import lookup_field, lookup_order
 
-__all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER", "parse_order"]
+__all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER", "parse_order",
+           "card_codes_resolve", "card_data_by_codes", "card_games_by_codes", "card_records_by_codes",
+           "card_records_resolve", "catalog_card_records"]
 
 # Stable default ordering: name, then identity (pagination never repeats or skips a card).
 DEFAULT_ORDER = ("name", "game", "code")
@@ -113,6 +122,75 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
         rows = cursor.fetchall()
     return orjson.loads("[" + ",".join(row[0] for row in rows) + "]")
 
+
+# -- cards of a deck (read by decks and playtest) ---------------------------------------------------
+def card_records_by_codes(*, game: str, codes: Iterable[str], printings: bool = False) -> dict[str, CardRecord]:
+    """``{code: CardRecord}`` for the codes that are ``game`` cards (one query). With ``printings``,
+    a code that is not a card code but a printing's own code (a rarity or parallel version,
+    ``CardPrinting``) maps to that printing's card (one more query). Unknown codes are absent."""
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    out = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=wanted)}
+    missing = wanted - set(out)
+    if printings and missing:
+        for p in CardPrinting.objects.filter(game=game, code__in=missing).select_related("card"):
+            out[p.code] = p.card.to_record()
+    return out
+
+
+def card_records_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRecord]:
+    """Catalog records for ``codes`` in one query. A code of ``game`` wins; a code found only in another
+    game maps to that game's card (construction rules then report ``wrong_game``); unknown codes are absent.
+    """
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    out: dict[str, CardRecord] = {}
+    others: dict[str, CardRecord] = {}
+    # game IN (all games) lets both PostgreSQL and SQLite use the (game, code) unique index.
+    for card in Card.objects.filter(game__in=GAMES, code__in=wanted):
+        if card.game == game:
+            out[card.code] = card.to_record()
+        else:
+            others.setdefault(card.code, card.to_record())
+    for code, rec in others.items():
+        out.setdefault(code, rec)
+    return out
+
+
+def card_data_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``{code: card in the card JSON format}`` (``Card.to_dict()``) for the codes that are ``game`` cards."""
+    return {c.code: c.to_dict() for c in Card.objects.filter(game=game, code__in=list(codes))}
+
+
+def card_games_by_codes(*, codes: Iterable[str], exclude_game: str) -> dict[str, str]:
+    """``{code: game}`` for the codes that are cards of a game other than ``exclude_game``."""
+    return dict(Card.objects.filter(code__in=list(codes)).exclude(game=exclude_game).values_list("code", "game"))
+
+
+def catalog_card_records(*, game: str) -> Iterator[CardRecord]:
+    """Every card of ``game`` as a record (streamed), e.g. for an engine's catalog-derived options."""
+    return (c.to_record() for c in Card.objects.filter(game=game).iterator())
+
+
+def card_codes_resolve(*, game: str, codes: Iterable[str]) -> dict[str, str]:
+    """Printed code → catalog card code for ``game``: card codes first, then printing codes
+    (``CardPrinting``), then WS codes written with ``-`` for ``/``. Codes not found are absent."""
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    found = {c: c for c in Card.objects.filter(game=game, code__in=wanted).values_list("code", flat=True)}
+    rest = wanted - set(found)
+    if rest:
+        for code, card_code in CardPrinting.objects.filter(game=game, code__in=rest).values_list("code", "card__code"):
+            found.setdefault(code, card_code)
+    rest = wanted - set(found)
+    if rest:  # WS codes written with '-' for '/'
+        official = {official_ws_code(c): c for c in rest}
+        for code in Card.objects.filter(game=game, code__in=list(official)).values_list("code", flat=True):
+            found[official[code]] = code
+    return found
 
 
 SUGGEST_MIN_SIMILARITY = 0.3

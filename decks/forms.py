@@ -85,7 +85,7 @@ def cards_from_text(text: str, *, game: str | None) -> tuple[dict[str, dict[str,
     fmt = detect_deck_format(text)
     if fmt is None:
         return {}, [e.as_dict() for e in parsed.errors], "deck text"
-    from catalog.deckfiles import card_codes_resolve
+    from catalog.selectors import card_codes_resolve
 
     deck = parse_deck(text, fmt, game or "ws")
     if deck.errors:

@@ -103,7 +103,7 @@ def deck_catalog(django_db_setup, django_db_blocker):
 
 
 def check(path: Path, game: str | None = None) -> dict:
-    from catalog.deckfiles import deck_file_check
+    from decks.deckfiles import deck_file_check
 
     return deck_file_check(text=path.read_text(encoding="utf-8"), game=game)
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.deckfiles import card_codes_resolve
 from catalog.models import Card, CardPrinting
+from catalog.selectors import card_codes_resolve
 from rules import games as g
 from rules.deckformats import FORMATS, detect_deck_format, parse_deck, resolve_codes
 from rules.decktext import parse_deck_text

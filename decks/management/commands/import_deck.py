@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.deckfiles import deck_file_check
+from decks.deckfiles import deck_file_check
 from rules import games as g
 from rules.deckformats import FORMATS
 

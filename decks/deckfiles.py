@@ -8,37 +8,17 @@ reports it as unknown) in two queries, and validates the deck with the game's co
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from rules.deckformats import ImportedDeck, official_ws_code, parse_deck, resolve_codes
+from catalog.selectors import card_codes_resolve
+from rules.deckformats import ImportedDeck, parse_deck, resolve_codes
 from rules.decktext import format_deck_text
-
-from .models import Card, CardPrinting
-
-
-def card_codes_resolve(*, game: str, codes: Iterable[str]) -> dict[str, str]:
-    """Printed code → catalog card code for ``game`` (card codes first, then printing codes)."""
-    wanted = {c for c in codes if c}
-    if not wanted:
-        return {}
-    found = {c: c for c in Card.objects.filter(game=game, code__in=wanted).values_list("code", flat=True)}
-    rest = wanted - set(found)
-    if rest:
-        for code, card_code in CardPrinting.objects.filter(game=game, code__in=rest).values_list("code", "card__code"):
-            found.setdefault(code, card_code)
-    rest = wanted - set(found)
-    if rest:  # WS codes written with '-' for '/'
-        official = {official_ws_code(c): c for c in rest}
-        for code in Card.objects.filter(game=game, code__in=list(official)).values_list("code", flat=True):
-            found[official[code]] = code
-    return found
 
 
 def deck_file_check(*, text: str, fmt: str | None = None, game: str | None = None) -> dict[str, Any]:
     """Parse, resolve and validate a deck file; returns
     ``{"format", "game", "zones", "text", "notes", "validation"}`` (parse errors are validation errors)."""
-    from decks.selectors import deck_validate
+    from .selectors import deck_validate
 
     deck: ImportedDeck = parse_deck(text, fmt, game or "ws")
     game = game or deck.game
