@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI / Redoc served locally (works offline)
     "catalog",
     "decks",
+    "accounts",
     "playtest",
 ]
 

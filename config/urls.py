@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 api_v1 = [
     path("", include("catalog.api.urls")),
+    path("", include("accounts.api.urls")),
     path("", include("decks.api.urls")),
     path("", include("playtest.api.urls")),
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="api-schema"),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include(api_v1)),
+    path("", include("accounts.urls")),
     path("", include("decks.urls")),
     path("", include("playtest.urls")),
     path("", include("catalog.urls")),

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -14,11 +13,6 @@ from rules.decktext import MAX_COUNT, parse_deck_text
 from .models import Visibility
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
-
-
-class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
-        fields = ("username",)
 
 
 class DeckForm(forms.Form):

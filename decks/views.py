@@ -1,5 +1,5 @@
 """Deck pages: list, create/import, deck page (list by type, validation, charts, odds), builder,
-history with diffs, share links, forks, export; and the sign-up page. All work without JavaScript."""
+history with diffs, share links, forks, export. All work without JavaScript (sign-up: accounts/)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -21,8 +20,7 @@ from rules import games as g
 from rules.cards import CardRecord
 from rules.construction import validate_deck
 
-from . import login_throttle
-from .forms import BuilderForm, DeckForm, ShareForm, SignupForm
+from .forms import BuilderForm, DeckForm, ShareForm
 from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
 from .selectors import (
@@ -55,25 +53,6 @@ TYPE_PLURALS = {"character": gettext_lazy("Characters"), "climax": gettext_lazy(
 ZONE_TITLES = {"main": gettext_lazy("Main deck"), "extra": gettext_lazy("Extra deck"), "ace": gettext_lazy("ACE"), "ex": gettext_lazy("EX skills"),
                "partner": gettext_lazy("Partner")}
 SEARCH_LIMIT = 60
-
-
-# -- accounts ------------------------------------------------------------------------------------
-def signup_view(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("deck-list")
-    if request.method == "POST" and (wait := login_throttle.signup_wait(request)):
-        form = login_throttle.refused(SignupForm(request.POST), login_throttle.signup_limited_message(wait))
-        response = render(request, "registration/signup.html", {"form": form}, status=429)
-        response["Retry-After"] = str(wait)
-        return response
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login_throttle.signup_done(request)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
-        return redirect(request.GET.get("next") or "deck-list")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
 
 
 # -- helpers -------------------------------------------------------------------------------------

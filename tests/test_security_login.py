@@ -1,7 +1,7 @@
 """Password guessing through the HTML login form (and the API token endpoint, which shares the
 counts), mass sign-ups: failed logins are counted per username and per client address in the
 default cache; above the limit a 429 with Retry-After and a translated message, and the password is
-not even checked (decks/login_throttle.py)."""
+not even checked (accounts/login_throttle.py)."""
 from __future__ import annotations
 
 import pytest
@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from decks.login_throttle import parse_rate
+from accounts.login_throttle import parse_rate
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"

@@ -1,0 +1,30 @@
+"""The sign-up page (log-in and log-out are Django's views: ``login_throttle.ThrottledLoginView``,
+``LogoutView``). Templates: ``templates/registration/``."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from . import login_throttle
+from .forms import SignupForm
+
+
+def signup_view(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("deck-list")
+    if request.method == "POST" and (wait := login_throttle.signup_wait(request)):
+        form = login_throttle.refused(SignupForm(request.POST), login_throttle.signup_limited_message(wait))
+        response = render(request, "registration/signup.html", {"form": form}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login_throttle.signup_done(request)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        return redirect(request.GET.get("next") or "deck-list")
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
