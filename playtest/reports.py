@@ -15,7 +15,7 @@ from rules.engine.core import RunStats, play_game
 from . import conf
 from .i18n import description, localize_events, outcome_label, reason_label, stat_label
 from .models import PlaytestJob
-from .services import deck_from_snapshot
+from .runner import deck_from_snapshot
 
 OPENING_COUNTER = re.compile(r"^(?:opening|opening_hand)[:_](?P<code>.+)$")
 

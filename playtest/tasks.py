@@ -1,4 +1,7 @@
-"""Celery tasks: thin wrappers that take IDs and call the services (idempotent, safe to retry).
+"""Celery tasks: thin wrappers that take IDs and call ``playtest.runner`` (idempotent, safe to retry).
+
+They import only the runner: ``playtest.services`` queues them (by importing this module when it
+sends a job to Celery), and this module never imports the services back.
 
 ``acks_late`` (with ``task_reject_on_worker_lost`` in settings) means a worker killed in the middle
 of a chunk leaves the message on the broker and another worker plays the chunk again; the
@@ -11,7 +14,7 @@ import socket
 
 from celery import shared_task
 
-from . import services
+from . import runner
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
@@ -19,15 +22,15 @@ from . import services
 def playtest_chunk_task(self, job_id: int, index: int) -> bool:
     """Play one chunk of a job and, if it was the last one, combine the job's result."""
     worker = f"{self.request.hostname or socket.gethostname()} pid {os.getpid()}"
-    return services.playtest_chunk_run(job_id=job_id, index=index, worker=worker)
+    return runner.playtest_chunk_run(job_id=job_id, index=index, worker=worker)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def playtest_finalize_task(job_id: int) -> bool:
-    return services.playtest_finalize(job_id=job_id)
+    return runner.playtest_finalize(job_id=job_id)
 
 
 @shared_task(ignore_result=True)
 def playtest_sweep_task() -> int:
     """Fail stale jobs; schedule it with celery beat (e.g. every 5 minutes) on a worker deployment."""
-    return services.playtest_sweep_stale()
+    return runner.playtest_sweep_stale()

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from playtest import services
+from playtest import runner, services
 from playtest.models import PlaytestChunk, PlaytestJob
 from playtest.services import PlaytestError, deck_from_snapshot, playtest_create
 from rules.engine.core import run_games
@@ -141,16 +141,16 @@ def test_chunk_task_run_twice_is_counted_once(toy_engine, toy_cards, inline_jobs
     assert job.result == in_process(job).to_dict()
     # a chunk arriving after the job finished changes nothing
     assert playtest_chunk_task.run(job.pk, 0) is False
-    assert services.playtest_finalize(job_id=job.pk) is False
+    assert runner.playtest_finalize(job_id=job.pk) is False
 
 
 def test_cancel_stops_remaining_chunks(toy_engine, toy_cards, inline_jobs, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
         job = make_job(30)
-    services.playtest_chunk_run(job_id=job.pk, index=0)
+    runner.playtest_chunk_run(job_id=job.pk, index=0)
     assert services.playtest_cancel(job=job) is True
     assert job.status == "cancelled" and "cancelled" in job.error
-    assert services.playtest_chunk_run(job_id=job.pk, index=1) is False
+    assert runner.playtest_chunk_run(job_id=job.pk, index=1) is False
     services.playtest_run_all(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == "cancelled" and job.progress == 7 and job.result is None
@@ -162,7 +162,7 @@ def test_engine_error_fails_job_with_message(toy_engine, toy_cards, inline_jobs,
     with django_capture_on_commit_callbacks(execute=False):
         job = make_job(10)
     PlaytestJob.objects.filter(pk=job.pk).update(snapshot={"zones": {"main": {"TOY-001": 4}}, "cards": {}})
-    assert services.playtest_chunk_run(job_id=job.pk, index=0) is False
+    assert runner.playtest_chunk_run(job_id=job.pk, index=0) is False
     job.refresh_from_db()
     assert job.status == "failed"
     assert "games 0-6" in job.error and "KeyError" in job.error
@@ -221,7 +221,7 @@ def test_sweeper_fails_stale_jobs(toy_engine, toy_cards, inline_jobs, settings, 
     PlaytestJob.objects.filter(pk=stale.pk).update(status="running", heartbeat=now - timedelta(seconds=120))
     PlaytestJob.objects.filter(pk=fresh.pk).update(status="running", heartbeat=now - timedelta(seconds=10))
     PlaytestJob.objects.filter(pk=old_queued.pk).update(created=now - timedelta(hours=2))
-    assert services.playtest_sweep_stale(now=now) == 2
+    assert runner.playtest_sweep_stale(now=now) == 2
     statuses = dict(PlaytestJob.objects.values_list("pk", "status"))
     assert statuses == {stale.pk: "failed", fresh.pk: "running", old_queued.pk: "failed"}
     assert "no progress" in PlaytestJob.objects.get(pk=stale.pk).error

@@ -123,7 +123,7 @@ def test_running_job_page_refreshes_without_js_and_polls_with_js(client, ws_cata
     assert "<progress" in page and "0 / 120 (0%)" in page
     assert "playtest/progress.js" in page and 'data-api="/api/v1/playtests/' in page
     assert "Cancel this job" in page
-    from playtest.services import playtest_chunk_run
+    from playtest.runner import playtest_chunk_run
 
     job = PlaytestJob.objects.get()
     playtest_chunk_run(job_id=job.pk, index=0)

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from playtest.services import playtest_sweep_stale
+from playtest.runner import playtest_sweep_stale
 
 
 class Command(BaseCommand):
