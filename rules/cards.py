@@ -11,12 +11,13 @@ engines and construction rules never read it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
 from . import games as g
+from .registry import all_specs, get_spec
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -107,31 +108,9 @@ class CardRecord:
         unknown = set(data) - CARD_FIELDS
         if unknown:
             raise ValueError(f"unknown card field(s): {', '.join(sorted(unknown))}")
-        kw = data.pop("keywords", None) or []
-        names: list[str] = []
-        costs: dict[str, Mapping[str, int]] = {}
-        for item in kw:
-            if isinstance(item, str):
-                names.append(item)
-            else:
-                names.append(item["name"])
-                if item.get("cost"):
-                    costs[item["name"]] = MappingProxyType(dict(item["cost"]))
-        kwargs: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in _TUPLE_FIELDS:
-                value = tuple(value or ())
-            elif key in _MAPPING_FIELDS:
-                value = MappingProxyType(dict(value or {}))
-            elif key == "effects":
-                value = tuple(MappingProxyType(dict(e)) for e in (value or ()))
-            elif key == "translations":
-                value = MappingProxyType(
-                    {lang: MappingProxyType(dict(t)) for lang, t in value.items()}) if value else EMPTY
-            elif value is None and key in _STR_FIELDS:
-                value = ""
-            kwargs[key] = value
-        return cls(keywords=tuple(names), keyword_costs=MappingProxyType(costs), **kwargs)
+        names, costs = _keyword_parts(data.pop("keywords", None) or [])
+        kwargs = {key: _record_value(key, value) for key, value in data.items()}
+        return cls(keywords=names, keyword_costs=MappingProxyType(costs), **kwargs)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -153,6 +132,35 @@ class CardRecord:
         return out
 
 
+def _keyword_parts(kw: Iterable[str | Mapping[str, Any]]) -> tuple[tuple[str, ...], dict[str, Mapping[str, int]]]:
+    """Keyword names, and the costs of those given as ``{"name", "cost"}``."""
+    names: list[str] = []
+    costs: dict[str, Mapping[str, int]] = {}
+    for item in kw:
+        if isinstance(item, str):
+            names.append(item)
+        else:
+            names.append(item["name"])
+            if item.get("cost"):
+                costs[item["name"]] = MappingProxyType(dict(item["cost"]))
+    return tuple(names), costs
+
+
+def _record_value(key: str, value: Any) -> Any:
+    """A card JSON value in its immutable ``CardRecord`` form."""
+    if key in _TUPLE_FIELDS:
+        return tuple(value or ())
+    if key in _MAPPING_FIELDS:
+        return MappingProxyType(dict(value or {}))
+    if key == "effects":
+        return tuple(MappingProxyType(dict(e)) for e in (value or ()))
+    if key == "translations":
+        return MappingProxyType({lang: MappingProxyType(dict(t)) for lang, t in value.items()}) if value else EMPTY
+    if value is None and key in _STR_FIELDS:
+        return ""
+    return value
+
+
 _TUPLE_FIELDS = {"colors", "attributes", "traits", "triggers", "extra_persons", "slots", "alt_names"}
 _MAPPING_FIELDS = {"cost_detail"}
 _STR_FIELDS = {
@@ -161,23 +169,6 @@ _STR_FIELDS = {
 }
 CARD_FIELDS: frozenset[str] = frozenset(f.name for f in fields(CardRecord) if f.name != "keyword_costs")
 
-# Which stats belong to which game (used by validation, the query language and the card page).
-GAME_STATS: dict[str, tuple[str, ...]] = {
-    g.PC: ("cost", "cp", "rank", "bonus_mark", "connect_attack", "colors", "work", "number"),
-    g.PHANTASMA: (
-        "cost", "cost_detail", "mhp", "martial", "agility", "wisdom", "craft", "poise",
-        "attack_attribute", "defense_attribute", "ex_condition", "attributes", "work", "number",
-    ),
-    g.WS: ("level", "cost", "power", "soul", "triggers", "counter", "colors"),
-    g.CHAOS: (
-        "gender", "attributes", "atk", "defense", "partner_atk", "partner_def", "title", "person",
-        "extra_persons", "timing",
-    ),
-    g.LYCEE: (
-        "attributes", "cost", "cost_detail", "slots", "ap", "dp", "sp", "ex", "dmg",
-        "conversion_target", "copy_limit",
-    ),
-}
 NUMERIC_STATS: tuple[str, ...] = (
     "level", "cost", "cp", "rank", "connect_attack", "mhp", "martial", "agility", "wisdom", "craft",
     "poise", "ex_condition", "power", "soul", "atk", "defense", "partner_atk", "partner_def", "ap",
@@ -226,187 +217,187 @@ def translation_errors(value: Any) -> list[tuple[str, str]]:
     return errors
 
 
+
+# -- card validation ------------------------------------------------------------------------------
+# Shared checks first, then the game's own (``GameSpec.card_checks``, in ``rules/<game>/cards.py``),
+# then the cost-symbol sum. Every check returns ``(field, message)`` problems.
+Problem = tuple[str, str]
+_EMPTY_VALUES: tuple[Any, ...] = (None, "", [], (), {}, False)
+# Effect kinds only one card type may carry.
+_EFFECT_CARD_TYPES: dict[str, str] = {"climax_bonus": "climax"}
+
+
+@dataclass(frozen=True)
+class CardInput:
+    """A card dict under validation: ``data`` as given, with the values most checks read."""
+
+    data: Mapping[str, Any]
+    game: str
+    card_type: Any
+    cost_detail: Mapping[str, Any]
+
+    def get(self, key: str) -> Any:
+        return self.data.get(key)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def enum_errors(card: CardInput, fld: str, allowed: tuple[str, ...], many: bool = False) -> list[Problem]:
+    """``fld`` holds one of ``allowed`` (``many``: a list of them)."""
+    value = card.get(fld)
+    if many and not isinstance(value, (list, tuple)) and value is not None:
+        return [(fld, f"{fld} must be a list")]
+    values = (value or []) if many else ([value] if value else [])
+    expected = ", ".join(a for a in allowed if a)
+    return [(fld, f"{v!r} is not a valid {fld} for {card.game}; expected one of {expected}")
+            for v in values if v not in allowed]
+
+
+def missing_stats(card: CardInput, stats: tuple[str, ...], message: str) -> list[Problem]:
+    """``(stat, message)`` for each of ``stats`` the card lacks; ``message`` may use ``{stat}``."""
+    return [(stat, message.format(stat=stat)) for stat in stats if card.get(stat) is None]
+
+
+def cost_count_errors(key: str, value: Any) -> list[Problem]:
+    """A count of cost symbols must be a whole number ≥ 0."""
+    if not _whole(value) or value < 0:
+        return [("cost_detail", f"cost {key} must be a whole number ≥ 0 (got {value!r})")]
+    return []
+
+
+def _required(card: CardInput) -> list[Problem]:
+    return [(req, f"{req} is required") for req in ("code", "name", "card_type")
+            if not isinstance(card.get(req), str) or not card.data.get(req, "").strip()]
+
+
+def _card_type(card: CardInput) -> list[Problem]:
+    ctype, types = card.card_type, g.CARD_TYPES[card.game]
+    if isinstance(ctype, str) and ctype and ctype not in types:
+        return [("card_type", f"{card.game} has no card type {ctype!r}; expected one of {', '.join(types)}")]
+    return []
+
+
+def _numbers(card: CardInput) -> list[Problem]:
+    errors: list[Problem] = []
+    for stat in NUMERIC_STATS:
+        value = card.get(stat)
+        if value is None:
+            continue
+        if not _whole(value):
+            errors.append((stat, f"{stat} must be a whole number, got {value!r}"))
+        elif value < 0:
+            errors.append((stat, f"{stat} cannot be negative (got {value})"))
+    return errors
+
+
+def _other_games_stats(card: CardInput) -> list[Problem]:
+    own = set(get_spec(card.game).stats) | {"colors", "attributes", "work", "number"}
+    return [
+        (stat, f"{stat} is a {spec.game} stat; a {card.game} card cannot have it")
+        for spec in all_specs() if spec.game != card.game
+        for stat in spec.stats if stat not in own and card.get(stat) not in _EMPTY_VALUES
+    ]
+
+
+def _colors_and_attributes(card: CardInput) -> list[Problem]:
+    spec, errors = get_spec(card.game), []
+    if spec.colors:
+        errors += enum_errors(card, "colors", spec.colors, many=True)
+    elif card.get("colors"):
+        errors.append(("colors", f"{card.game} cards have attributes, not colors"))
+    if spec.attributes:
+        errors += enum_errors(card, "attributes", spec.attributes, many=True)
+    elif card.get("attributes"):
+        errors.append(("attributes", f"{card.game} cards have colors, not attributes"))
+    return errors
+
+
+def _translations(card: CardInput) -> list[Problem]:
+    return translation_errors(card.get("translations"))
+
+
+def _text_lists(card: CardInput) -> list[Problem]:
+    return [(fld, f"{fld} must be a list of text values") for fld in ("traits", "alt_names", "extra_persons")
+            if (value := card.get(fld)) is not None
+            and (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value))]
+
+
+def _keywords(card: CardInput) -> list[Problem]:
+    kw = card.get("keywords") or []
+    errors: list[Problem] = []
+    if not isinstance(kw, (list, tuple)):
+        errors.append(("keywords", "keywords must be a list"))
+        kw = []
+    names = [k if isinstance(k, str) else (k.get("name") if isinstance(k, Mapping) else None) for k in kw]
+    known = get_spec(card.game).keywords
+    return errors + [("keywords", f"unknown {card.game} keyword {name!r}") for name in names if name not in known]
+
+
+def _effect_errors(card: CardInput, eff: Any) -> list[Problem]:
+    kind = eff.get("kind") if isinstance(eff, Mapping) else None
+    if kind not in get_spec(card.game).effect_kinds:
+        return [("effects", f"unknown {card.game} effect kind {kind!r}")]
+    # The numbers the engines read must be whole numbers.
+    errors = [("effects", f"{kind} {key} must be a whole number, got {value!r}")
+              for key in _EFFECT_NUMBERS.get(kind, ())
+              if (value := eff.get(key)) is not None and not _whole(value)]
+    only = _EFFECT_CARD_TYPES.get(kind)
+    if only is not None and card.card_type != only:
+        errors.append(("effects", f"only a {only} has a {kind}"))
+    return errors
+
+
+def _effects(card: CardInput) -> list[Problem]:
+    effects = card.get("effects") or []
+    if not isinstance(effects, (list, tuple)):
+        return [("effects", "effects must be a list")]
+    return [problem for eff in effects for problem in _effect_errors(card, eff)]
+
+
+def _cost_detail_shape(card: CardInput) -> list[Problem]:
+    if not isinstance(card.get("cost_detail") or {}, Mapping):
+        return [("cost_detail", "cost_detail must be an object")]
+    return []
+
+
+SHARED_CARD_CHECKS: tuple[Callable[[CardInput], list[Problem]], ...] = (
+    _required, _card_type, _numbers, _other_games_stats, _colors_and_attributes, _translations,
+    _text_lists, _keywords, _effects, _cost_detail_shape,
+)
+
+
+def _cost_matches_symbols(card: CardInput, errors: list[Problem]) -> list[Problem]:
+    total_of = get_spec(card.game).cost_total
+    cost = card.get("cost")
+    if any(f in ("cost_detail", "cost") for f, _ in errors) or cost is None or total_of is None or not card.cost_detail:
+        return []
+    total = total_of(card.cost_detail)
+    return [("cost", f"cost {cost} does not match the {total} symbols in cost_detail")] if cost != total else []
+
+
 def cost_total(game: str, cost_detail: Mapping[str, Any]) -> int:
-    """The number of cost symbols in a structured cost (Phantasmagoria, Lycee)."""
-    if game == g.LYCEE:
-        return sum(int(v) for v in cost_detail.values())
-    if game == g.PHANTASMA:
-        blue = cost_detail.get("blue") or {}
-        return int(cost_detail.get("white", 0)) + int(cost_detail.get("red", 0)) + sum(blue.values())
-    return 0
+    """The number of cost symbols in a structured cost (Phantasmagoria, Lycee; 0 for other games)."""
+    total_of = get_spec(game).cost_total
+    return total_of(cost_detail) if total_of is not None else 0
 
 
 def validate_card(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Return ``(field, message)`` for every reason the card cannot exist. Empty list = valid."""
-    errors: list[tuple[str, str]] = []
-
-    def err(fld: str, msg: str) -> None:
-        errors.append((fld, msg))
-
     game = data.get("game")
     if game not in g.GAMES:
-        err("game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
-        return errors
-    for req in ("code", "name", "card_type"):
-        if not isinstance(data.get(req), str) or not data.get(req, "").strip():
-            err(req, f"{req} is required")
-    ctype = data.get("card_type")
-    if isinstance(ctype, str) and ctype and ctype not in g.CARD_TYPES[game]:
-        err("card_type", f"{game} has no card type {ctype!r}; expected one of {', '.join(g.CARD_TYPES[game])}")
-
-    for stat in NUMERIC_STATS:
-        value = data.get(stat)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            err(stat, f"{stat} must be a whole number, got {value!r}")
-        elif value < 0:
-            err(stat, f"{stat} cannot be negative (got {value})")
-    own = set(GAME_STATS[game])
-    for stats_game, stats in GAME_STATS.items():
-        if stats_game == game:
-            continue
-        for stat in stats:
-            if stat in own or stat in ("colors", "attributes", "work", "number"):
-                continue
-            value = data.get(stat)
-            if value not in (None, "", [], (), {}, False):
-                err(stat, f"{stat} is a {stats_game} stat; a {game} card cannot have it")
-
-    def check_enum(fld: str, allowed: tuple[str, ...], many: bool = False) -> None:
-        value = data.get(fld)
-        values = (value or []) if many else ([value] if value else [])
-        if many and not isinstance(value, (list, tuple)) and value is not None:
-            err(fld, f"{fld} must be a list")
-            return
-        for v in values:
-            if v not in allowed:
-                err(fld, f"{v!r} is not a valid {fld} for {game}; expected one of {', '.join(a for a in allowed if a)}")
-
-    if game in g.COLORS:
-        check_enum("colors", g.COLORS[game], many=True)
-    elif data.get("colors"):
-        err("colors", f"{game} cards have attributes, not colors")
-    if game in g.ATTRIBUTES:
-        check_enum("attributes", g.ATTRIBUTES[game], many=True)
-    elif data.get("attributes"):
-        err("attributes", f"{game} cards have colors, not attributes")
-
-    errors.extend(translation_errors(data.get("translations")))
-    for fld in ("traits", "alt_names", "extra_persons"):
-        value = data.get(fld)
-        if value is not None and (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)):
-            err(fld, f"{fld} must be a list of text values")
-    kw = data.get("keywords") or []
-    if not isinstance(kw, (list, tuple)):
-        err("keywords", "keywords must be a list")
-        kw = []
-    names = [k if isinstance(k, str) else (k.get("name") if isinstance(k, Mapping) else None) for k in kw]
-    for name in names:
-        if name not in g.KEYWORDS[game]:
-            err("keywords", f"unknown {game} keyword {name!r}")
-    effects = data.get("effects") or []
-    if not isinstance(effects, (list, tuple)):
-        err("effects", "effects must be a list")
-        effects = []
-    for eff in effects:
-        kind = eff.get("kind") if isinstance(eff, Mapping) else None
-        if kind not in g.EFFECT_KINDS[game]:
-            err("effects", f"unknown {game} effect kind {kind!r}")
-            continue
-        # The numbers the engines read must be whole numbers.
-        for key in _EFFECT_NUMBERS.get(kind, ()):
-            value = eff.get(key)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                err("effects", f"{kind} {key} must be a whole number, got {value!r}")
-        if kind == "climax_bonus" and ctype != "climax":
-            err("effects", "only a climax has a climax_bonus")
-
+        return [("game", f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")]
     cost_detail = data.get("cost_detail") or {}
-    if not isinstance(cost_detail, Mapping):
-        err("cost_detail", "cost_detail must be an object")
-        cost_detail = {}
+    card = CardInput(data, game, data.get("card_type"), cost_detail if isinstance(cost_detail, Mapping) else {})
+    errors: list[Problem] = []
+    for check in (*SHARED_CARD_CHECKS, *get_spec(game).card_checks):
+        errors.extend(check(card))
+    return errors + _cost_matches_symbols(card, errors)
 
-    if game == g.PC:
-        check_enum("bonus_mark", g.PC_BONUS_MARKS)
-        if ctype == "character" and (data.get("cp") is None or data.get("rank") is None):
-            err("cp", "a pc character needs cp and rank")
-        if ctype != "character" and data.get("connect_attack") is not None:
-            err("connect_attack", "only characters have [connect attack: X]")
-    elif game == g.WS:
-        check_enum("triggers", g.WS_TRIGGERS, many=True)
-        if ctype == "climax":
-            for stat in ("level", "cost", "power", "soul"):
-                if data.get(stat) is not None:
-                    err(stat, f"a ws climax has no {stat} (got {data[stat]!r})")
-        else:
-            if data.get("level") is None or data.get("cost") is None:
-                err("level", f"a ws {ctype} needs a level and a cost")
-            elif isinstance(data["level"], int) and data["level"] > 3:
-                err("level", f"ws levels go from 0 to 3 (got {data['level']})")
-            if ctype == "character" and (data.get("power") is None or data.get("soul") is None):
-                err("power", "a ws character needs power and soul")
-            if ctype == "event" and data.get("power") is not None:
-                err("power", "a ws event has no power")
-    elif game == g.PHANTASMA:
-        for fld in ("attack_attribute", "defense_attribute"):
-            check_enum(fld, g.PHANTASMA_ATTRIBUTES)
-        if ctype == "battle" and not (data.get("attack_attribute") and data.get("defense_attribute")):
-            err("attack_attribute", "a battle card needs an attack and a defense attribute")
-        if ctype == "character":
-            if not data.get("mhp"):
-                err("mhp", "a phantasma character needs a positive mhp")
-            for a in g.PHANTASMA_ATTRIBUTES:
-                if data.get(a) is None:
-                    err(a, f"a phantasma character needs its {a} value")
-        if ctype == "ex_skill" and data.get("ex_condition") is None:
-            err("ex_condition", "an EX skill needs its usage condition (a cost value)")
-        allowed = {"white", "blue", "red", "hp"}
-        for key, value in cost_detail.items():
-            if key not in allowed:
-                err("cost_detail", f"unknown cost symbol {key!r}; expected white, blue, red or hp")
-            elif key == "blue":
-                if not isinstance(value, Mapping):
-                    err("cost_detail", "blue cost must map attributes to counts")
-                    continue
-                for attr, n in value.items():
-                    if attr not in g.PHANTASMA_ATTRIBUTES:
-                        err("cost_detail", f"blue cost attribute {attr!r} does not exist")
-                    elif not isinstance(n, int) or n < 0:
-                        err("cost_detail", f"blue cost for {attr} must be a whole number ≥ 0")
-            elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                err("cost_detail", f"cost {key} must be a whole number ≥ 0 (got {value!r})")
-    elif game == g.CHAOS:
-        check_enum("gender", g.CHAOS_GENDERS)
-        check_enum("timing", g.CHAOS_TIMINGS)
-        if ctype in ("character", "extra"):
-            for stat in ("atk", "defense"):
-                if data.get(stat) is None:
-                    err(stat, f"a chaos {ctype} needs {stat}")
-            if not data.get("person"):
-                err("person", f"a chaos {ctype} needs its name (the part in 【】)")
-        if ctype == "extra" and not data.get("extra_persons"):
-            err("extra_persons", "an EXTRA names the persons it is made from")
-        if ctype != "extra" and data.get("extra_persons"):
-            err("extra_persons", "only EXTRA cards name persons")
-    elif game == g.LYCEE:
-        check_enum("slots", g.LYCEE_SLOTS, many=True)
-        for key, value in cost_detail.items():
-            if key not in g.LYCEE_ATTRIBUTES:
-                err("cost_detail", f"unknown lycee cost symbol {key!r}; expected one of {', '.join(g.LYCEE_ATTRIBUTES)}")
-            elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                err("cost_detail", f"cost {key} must be a whole number ≥ 0 (got {value!r})")
-        if ctype == "character":
-            for stat in ("ap", "dp", "sp"):
-                if data.get(stat) is None:
-                    err(stat, f"a lycee character needs {stat}")
-        elif data.get("slots"):
-            err("slots", "only characters have a position restriction")
-        if data.get("copy_limit") == 0:
-            err("copy_limit", "copy_limit must be at least 1 (leave it empty for the default 4)")
-    cost_detail_ok = not any(f in ("cost_detail", "cost") for f, _ in errors)
-    if cost_detail_ok and data.get("cost") is not None and game in (g.LYCEE, g.PHANTASMA) and cost_detail:
-        total = cost_total(game, cost_detail)
-        if data["cost"] != total:
-            err("cost", f"cost {data['cost']} does not match the {total} symbols in cost_detail")
-    return errors
+
+def __getattr__(name: str) -> Any:
+    # GAME_STATS (game -> its stats) now lives in each game's spec; built on first use.
+    if name == "GAME_STATS":
+        return {spec.game: spec.stats for spec in all_specs()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,1 +1,30 @@
 """Chaos TCG in one place: card checks, deck construction, identity, stat line and the goldfish engine."""
+from __future__ import annotations
+
+from .. import games as g
+from ..display import gettext_noop
+from ..registry import GameSpec
+from . import cards, construction, display, identity
+
+SPEC = GameSpec(
+    game=g.CHAOS,
+    stats=(
+        "gender", "attributes", "atk", "defense", "partner_atk", "partner_def", "title", "person",
+        "extra_persons", "timing",
+    ),
+    card_checks=cards.CHECKS,
+    deck_checks=construction.CHECKS,
+    identity=identity.card_identity,
+    identity_words=identity.IDENTITY_WORDS,
+    stat_line=display.stat_line,
+    deck_charts=display.deck_charts,
+    deck_summary=construction.summary,
+    aliases=("chaostcg",),
+    search_examples=(
+        ("game:chaos atk>=4 gender:female", gettext_noop("female characters with 4 or more ATK")),
+        ("game:chaos kw:penetrate", gettext_noop("cards with penetrate")),
+        ("game:chaos t:extra extra:cobalt", gettext_noop("EXTRA characters made from Cobalt")),
+        ("game:chaos patk>=3", gettext_noop("characters whose partner bonus gives +3 ATK or more")),
+        ("game:chaos t:event timing:battle", gettext_noop("events played in the battle phase")),
+    ),
+)

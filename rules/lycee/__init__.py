@@ -1,1 +1,31 @@
 """Lycee in one place: card checks, deck construction, identity, stat line and the goldfish engine."""
+from __future__ import annotations
+
+from .. import games as g
+from ..display import gettext_noop
+from ..registry import GameSpec
+from . import cards, construction, display, identity
+
+SPEC = GameSpec(
+    game=g.LYCEE,
+    stats=(
+        "attributes", "cost", "cost_detail", "slots", "ap", "dp", "sp", "ex", "dmg",
+        "conversion_target", "copy_limit",
+    ),
+    card_checks=cards.CHECKS,
+    deck_checks=construction.CHECKS,
+    identity=identity.card_identity,
+    identity_words=identity.IDENTITY_WORDS,
+    copy_limit=identity.copy_limit,
+    stat_line=display.stat_line,
+    deck_charts=display.deck_charts,
+    cost_total=cards.cost_total,
+    aliases=("lyceeoverture",),
+    search_examples=(
+        ("game:lycee ap>=3 ability:dash slot:AF-C", gettext_noop("dash attackers that may enter the center attack slot")),
+        ("game:lycee attr:snow dp>=3", gettext_noop("snow characters with 3 or more DP")),
+        ("game:lycee t:character -slot:AF-L", gettext_noop("characters that cannot enter the left attack slot")),
+        ("game:lycee conversion:\"Shirayuki\"", gettext_noop("cards converting from Shirayuki")),
+        ("game:lycee t:item attr:moon", gettext_noop("moon items")),
+    ),
+)

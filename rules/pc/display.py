@@ -1,0 +1,38 @@
+"""Prism Connect on the pages: the stat line and the deck charts (cost curve, bonus marks)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import games as g
+from ..display import (
+    ChartData,
+    Main,
+    StatLine,
+    cost_curve,
+    count,
+    gettext_noop,
+    split_chart,
+    stat_line_from,
+    types_chart,
+)
+
+
+def _stats(line: StatLine, card: Any) -> None:
+    line.stat(gettext_noop("Cost"), gettext_noop("Cost {}"), card.cost)
+    line.stat("CP", "CP {}", card.cp)
+    line.stat("RANK", gettext_noop("RANK {}"), card.rank)
+    line.add("{}", card.bonus_mark)
+
+
+stat_line = stat_line_from(_stats)
+
+
+def deck_charts(main: Main) -> list[ChartData]:
+    marks = count(main, lambda r: (r.bonus_mark or "none",))
+    return [
+        cost_curve(main),
+        split_chart(g.PC, main),
+        types_chart(g.PC, main),
+        ChartData("bonus", gettext_noop("Bonus marks"), marks, ("RANK+1", "LIFE+1", "DRAW", "none"),
+                  labels="bonus_mark"),
+    ]

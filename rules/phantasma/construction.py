@@ -1,0 +1,70 @@
+"""Phantasmagoria deck rules: one character ACE and up to 3 EX skills outside the deck, each zone
+holding its own card type, and EX skills the ACE can use."""
+from __future__ import annotations
+
+from ..construction import DeckState, Problems, deck_rule, plural, problem
+
+ACE_COUNT = 1
+EX_LIMIT = 3
+
+
+@deck_rule(after="cards")
+def ex_skills_not_in_main(deck: DeckState) -> Problems:
+    return deck.forbid("main", lambda r: r.card_type == "ex_skill",
+                       "EX-skill cards may not be in the main deck (put them under # ex)")
+
+
+@deck_rule(after="cards")
+def ace_is_a_character(deck: DeckState) -> Problems:
+    return deck.forbid("ace", lambda r: r.card_type != "character", "the ACE must be a character card")
+
+
+@deck_rule(after="cards")
+def ex_zone_holds_ex_skills(deck: DeckState) -> Problems:
+    return deck.forbid("ex", lambda r: r.card_type != "ex_skill", "only EX-skill cards go in the EX-skill zone")
+
+
+@deck_rule(after="size")
+def one_ace(deck: DeckState) -> Problems:
+    ace_total = deck.total("ace")
+    if ace_total == ACE_COUNT:
+        return []
+    return [problem(
+        "ace_count",
+        f"a Phantasmagoria deck needs exactly 1 ACE (a character kept outside the deck); this one has {ace_total}",
+        deck.zones["ace"], zone="ace", count=ace_total, limit=ACE_COUNT,
+    )]
+
+
+@deck_rule(after="size")
+def ex_zone_size(deck: DeckState) -> Problems:
+    ex_total = deck.total("ex")
+    if ex_total <= EX_LIMIT:
+        return []
+    return [problem(
+        "zone_size", f"{plural(ex_total, 'EX-skill card')} outside the deck; at most {EX_LIMIT} are allowed",
+        deck.zones["ex"], zone="ex", count=ex_total, limit=EX_LIMIT,
+    )]
+
+
+def ex_skills_usable(deck: DeckState) -> Problems:
+    """Warn about EX skills whose usage condition is below the ACE's cost."""
+    aces = [deck.own[c] for c in deck.counted("ace") if deck.own[c].card_type == "character"]
+    if len(aces) != 1 or aces[0].cost is None:
+        return []
+    ace = aces[0]
+    out = []
+    for code in sorted(deck.counted("ex")):
+        rec = deck.own[code]
+        if rec.card_type == "ex_skill" and rec.ex_condition is not None and ace.cost > rec.ex_condition:
+            out.append(problem(
+                "ex_skill_unusable",
+                f"{deck.label(code)} needs an ACE of cost ≤ {rec.ex_condition}; "
+                f"the ACE {deck.label(ace.code)} costs {ace.cost}, so it can never be used",
+                [code, ace.code],
+            ))
+    return out
+
+
+CHECKS = (ex_skills_not_in_main, ace_is_a_character, ex_zone_holds_ex_skills, one_ace, ex_zone_size,
+          ex_skills_usable)

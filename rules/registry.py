@@ -1,0 +1,125 @@
+"""The game registry: one ``GameSpec`` per game, defined in that game's package ``rules/<game>/``.
+
+The Django apps and the shared rule modules ask the spec (``get_spec(game)``) instead of branching
+on the game. A game's package is ``rules.<code>`` for every code of ``games.GAMES``; the packages
+are imported on the first ``get_spec``/``all_specs`` call, so a game package may import the shared
+modules (``rules.cards``, ``rules.construction``, ``rules.display``) without an import cycle.
+
+The enumerations and constants stay in ``rules.games`` (the table everything else imports); the
+spec reads them by its game code.
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import games as g
+
+if TYPE_CHECKING:
+    from .cards import CardInput, CardRecord
+    from .construction import DeckState
+    from .display import ChartData
+
+Problem = tuple[str, str]
+CardCheck = Callable[["CardInput"], list[Problem]]
+DeckCheck = Callable[["DeckState"], list[dict[str, Any]]]
+
+
+def standard_copy_limit(card: CardRecord) -> int:
+    """The game's copy limit from ``games.CONSTANTS``."""
+    return g.CONSTANTS[card.game].copy_limit
+
+
+def no_summary(deck: DeckState) -> dict[str, Any]:
+    """No game-specific entries in the deck summary."""
+    return {}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the shared code needs to know about one game."""
+
+    game: str
+    # Stats (CardRecord fields) that belong to this game: validation, query language, card page.
+    stats: tuple[str, ...]
+    # Card checks after the shared ones, in order; each returns ``(field, message)`` problems.
+    card_checks: Sequence[CardCheck]
+    # Deck-construction rules; each returns problem dicts (see rules.construction.deck_rule).
+    deck_checks: Sequence[DeckCheck]
+    # The key under which copies are counted, and how the copy-limit message words it.
+    identity: Callable[[CardRecord], str]
+    identity_words: str
+    # The stat line pages show: ``stat_line(card, labels, deck=False)``.
+    stat_line: Callable[..., str]
+    # Deck-page chart data for the main deck's ``[(record, count)]``.
+    deck_charts: Callable[[Sequence[tuple[CardRecord, int]]], list[ChartData]]
+    copy_limit: Callable[[CardRecord], int] = standard_copy_limit
+    # Game-specific entries appended to ``validate_deck``'s summary.
+    deck_summary: Callable[[DeckState], dict[str, Any]] = no_summary
+    # Number of cost symbols in a structured ``cost_detail``; None when the game has none.
+    cost_total: Callable[[Mapping[str, Any]], int] | None = None
+    # Cards seen per own turn besides the normal draws (WS: the clock's 2 draws).
+    clock_draws: int = 0
+    # Other names accepted by the query language's ``game:`` field.
+    aliases: tuple[str, ...] = ()
+    # ``(query, description)`` examples for the search help page.
+    search_examples: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return g.GAME_NAMES[self.game]
+
+    @property
+    def constants(self) -> g.GameConstants:
+        return g.CONSTANTS[self.game]
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        return g.GAME_ZONES[self.game]
+
+    @property
+    def card_types(self) -> tuple[str, ...]:
+        return g.CARD_TYPES[self.game]
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return g.COLORS.get(self.game, ())
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        return g.ATTRIBUTES.get(self.game, ())
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        return g.KEYWORDS[self.game]
+
+    @property
+    def effect_kinds(self) -> tuple[str, ...]:
+        return g.EFFECT_KINDS[self.game]
+
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def _load() -> dict[str, GameSpec]:
+    if not _SPECS:
+        specs = {}
+        for code in g.GAMES:
+            spec = importlib.import_module(f"{__package__}.{code}").SPEC
+            if spec.game != code:
+                raise RuntimeError(f"rules.{code} defines the spec of {spec.game!r}")
+            specs[code] = spec
+        _SPECS.update(specs)
+    return _SPECS
+
+
+def get_spec(game: str) -> GameSpec:
+    """The spec of ``game``; ``KeyError`` for an unknown game code."""
+    return _load()[game]
+
+
+def all_specs() -> tuple[GameSpec, ...]:
+    """Every game's spec, in ``games.GAMES`` order."""
+    return tuple(_load().values())
