@@ -8,9 +8,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import games as g
-from rules.decktext import MAX_COUNT, parse_deck_text
+from rules.decktext import MAX_COUNT
 
 from .models import Visibility
+from .reader import read_deck
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 
@@ -44,52 +45,20 @@ class DeckForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload = data.get("deck_file")
-        text = data.get("text") or ""
-        source = "text"
+        game = data.get("game") or self.initial.get("game")
         if upload is not None:
-            if upload.size > MAX_FILE:
-                self.add_error("deck_file", gettext("the file is %(size)s bytes; at most %(max)s are read") % {"size": upload.size, "max": MAX_FILE})
-                return data
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                self.add_error("deck_file", gettext("the file is not UTF-8 text"))
-                return data
-            source = "deck_file"
-        zones, errors, fmt = cards_from_text(text, game=data.get("game") or self.initial.get("game"))
-        if errors:
+            source, reading = "deck_file", read_deck(game=game, upload=upload)
+        else:
+            source, reading = "text", read_deck(game=game, text=data.get("text") or "")
+        if reading.format == "file":  # too large, or not UTF-8
+            self.add_error("deck_file", reading.problems[0]["message"])
+            return data
+        if reading.problems:
             self.add_error(source, [gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]} + (f" ({e['text'].strip()})" if e.get("text", "").strip() else "")
-                                    for e in errors])
-        data["zones"] = zones
-        data["format"] = fmt
+                                    for e in reading.problems])
+        data["zones"] = reading.zones_with_partner() if reading.ok else {}
+        data["format"] = reading.format
         return data
-
-
-MAX_FILE = 1_000_000
-
-
-def cards_from_text(text: str, *, game: str | None) -> tuple[dict[str, dict[str, int]], list[dict], str]:
-    """Zones from deck text, or from a deck file format players exchange (detected when the text is
-    not deck text). Returns ``(zones, parse errors, format)``."""
-    parsed = parse_deck_text(text)
-    if not parsed.errors:
-        return parsed.zones(), [], "deck text"
-    from rules.deckformats import detect_deck_format, parse_deck, resolve_codes
-
-    fmt = detect_deck_format(text)
-    if fmt is None:
-        return {}, [e.as_dict() for e in parsed.errors], "deck text"
-    from catalog.selectors import card_codes_resolve
-
-    deck = parse_deck(text, fmt, game or "ws")
-    if deck.errors:
-        return {}, list(deck.errors), fmt
-    codes = {c for z in deck.zones.values() for c in z} | ({deck.partner} if deck.partner else set())
-    resolve_codes(deck, card_codes_resolve(game=game or deck.game, codes=codes).get)
-    zones = {z: dict(c) for z, c in deck.zones.items()}
-    if deck.partner:
-        zones["partner"] = {deck.partner: 1}
-    return zones, [], fmt
 
 
 class BuilderForm(forms.Form):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from catalog.selectors import card_records_resolve
 from rules import games as g
 from rules.cards import CardRecord
 from rules.decktext import format_deck_text
@@ -163,23 +164,9 @@ def deck_diff(*, deck: Deck, from_version: int, to_version: int) -> dict[str, An
 def cards_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRecord]:
     """Catalog records for ``codes`` in one query. A code of ``game`` wins; a code found only in another
     game maps to that game's card (construction rules then report ``wrong_game``); unknown codes are absent.
+    (The catalog's ``card_records_resolve``: decks read the card tables only through catalog selectors.)
     """
-    from catalog.models import Card
-
-    wanted = {c for c in codes if c}
-    if not wanted:
-        return {}
-    out: dict[str, CardRecord] = {}
-    others: dict[str, CardRecord] = {}
-    # game IN (all games) lets both PostgreSQL and SQLite use the (game, code) unique index.
-    for card in Card.objects.filter(game__in=g.GAMES, code__in=wanted):
-        if card.game == game:
-            out[card.code] = card.to_record()
-        else:
-            others.setdefault(card.code, card.to_record())
-    for code, rec in others.items():
-        out.setdefault(code, rec)
-    return out
+    return card_records_resolve(game=game, codes=codes)
 
 
 def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None) -> dict[str, Any]:

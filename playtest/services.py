@@ -11,7 +11,7 @@ import logging
 import math
 import secrets
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import timedelta
@@ -22,7 +22,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from catalog.models import Card
+from catalog.selectors import card_data_by_codes, card_games_by_codes, catalog_card_records
+from decks.reader import read_deck
 from rules import games as g
 from rules.cards import CardRecord
 from rules.engine.core import DEFAULT_TURN_CAP, get_engine, play_game
@@ -87,10 +88,10 @@ def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict
     if not sum(clean.get("main", {}).values()):
         errors.append(_err("deck", "empty_deck", gettext("the main deck is empty")))
     codes = sorted({code for entries in clean.values() for code in entries})
-    found = {c.code: c for c in Card.objects.filter(game=game, code__in=codes)}
+    found = card_data_by_codes(game=game, codes=codes)
     missing = [c for c in codes if c not in found]
     if missing:
-        elsewhere = dict(Card.objects.filter(code__in=missing).exclude(game=game).values_list("code", "game"))
+        elsewhere = card_games_by_codes(codes=missing, exclude_game=game)
         wrong = [c for c in missing if c in elsewhere]
         unknown = [c for c in missing if c not in elsewhere]
         if unknown:
@@ -102,7 +103,7 @@ def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict
         raise PlaytestError(errors)
     return {
         "zones": {z: dict(sorted(e.items())) for z, e in clean.items()},
-        "cards": {code: jsonable(found[code].to_dict()) for code in codes},
+        "cards": {code: jsonable(found[code]) for code in codes},
     }
 
 
@@ -246,8 +247,7 @@ def _resolve_options(game: str, engine: Any, pilot: str | None, options: Any) ->
         raise PlaytestError(errors)
     merged: dict[str, Any] = dict(defaults)
     if engine.catalog_options is not None:
-        records = (c.to_record() for c in Card.objects.filter(game=game).iterator())
-        merged.update(jsonable(engine.catalog_options(records)))
+        merged.update(jsonable(engine.catalog_options(catalog_card_records(game=game))))
     merged.update(clean)
     return pilot, jsonable(merged)
 
@@ -428,19 +428,19 @@ def _revoke(task_ids: list[str]) -> None:
 
 # -- deck sources ----------------------------------------------------------------------------------
 def deck_source_from_text(*, game: str, text: str) -> dict[str, Any]:
-    """Zones from pasted deck text; every line that cannot be read is an error with its number."""
-    from rules.decktext import parse_deck_text
-
+    """Zones from pasted deck text (``decks.reader``, deck text only); every line that cannot be
+    read is an error with its number."""
     if not isinstance(text, str) or not text.strip():
         raise PlaytestError([_err("text", "required", gettext("the deck list is empty"))])
-    parsed = parse_deck_text(text)
-    if parsed.errors:
-        raise PlaytestError([_err("text", "parse_error", gettext("line %(line)s: %(message)s") % {"line": e.line, "message": e.message}, line=e.line) for e in parsed.errors])
-    zones: dict[str, dict[str, int]] = {}
-    for e in parsed.entries:
-        zones.setdefault(e.zone, {})
-        zones[e.zone][e.code] = zones[e.zone].get(e.code, 0) + e.count
-    return {"game": game, "zones": zones, "source": PlaytestJob.Source.TEXT}
+    reading = read_deck(game=game, text=text, fmt="text")
+    if reading.problems:
+        raise PlaytestError([_err("text", "parse_error", gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]}, line=e["line"]) for e in reading.problems])
+    return {"game": game, "zones": reading.zones, "source": PlaytestJob.Source.TEXT}
+
+
+def deck_source_from_entries(*, game: str, entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Zones from ``[{"zone", "code", "count"}]`` entries (``decks.reader``)."""
+    return {"game": game, "zones": read_deck(game=game, entries=entries).zones, "source": PlaytestJob.Source.TEXT}
 
 
 def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str | None = None,
@@ -472,3 +472,29 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
         raise PlaytestError([_err("version", "not_found", gettext("the deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})]) from exc
     return {"game": deck.game, "zones": snap["zones"], "name": snap.get("name", deck.name), "source": source,
             "deck_id": deck.pk, "deck_version": snap.get("version"), "deck_slug": deck.slug if share is None else str(share)}
+
+
+def playtest_start(*, data: Mapping[str, Any], owner: Any, session_key: Callable[[], str],
+                   client_ip: str | None) -> PlaytestJob:
+    """Start a job from checked input (the API's ``PlaytestCreateSerializer`` data, or the page form's
+    ``as_api_data()``): one deck source (``deck`` or ``share`` with an optional ``version``,
+    ``entries`` or ``text`` with ``game``) and the job's settings. ``owner``: the signed-in user or
+    None. ``session_key`` is called once the deck source is known to be good (so an anonymous
+    browser gets a session only then). Raises ``PlaytestError``."""
+    if "deck" in data or "share" in data:
+        src = deck_source_from_deck(user=owner, deck_id=data.get("deck"), share=data.get("share"),
+                                    version=data.get("version"))
+        if data.get("game") and data["game"] != src["game"]:
+            raise PlaytestError([{"field": "game", "code": "mismatch",
+                                  "message": f"the deck is a {src['game']} deck, not {data['game']}"}])
+    elif "entries" in data:
+        src = deck_source_from_entries(game=data["game"], entries=data["entries"])
+    else:
+        src = deck_source_from_text(game=data["game"], text=data["text"])
+    name = data.get("name") or src.pop("name", "") or ""
+    src.pop("name", None)
+    return playtest_create(
+        **src, name=name, games=data.get("games", 1000), owner=owner, session_key=session_key(),
+        client_ip=client_ip, seed=data.get("seed"), pilot=data.get("pilot") or None,
+        options=data.get("options"), turn_cap=data.get("turn_cap"),
+    )

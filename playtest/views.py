@@ -16,13 +16,13 @@ from rules.decktext import format_deck_text
 from rules.engine.core import get_engine
 
 from . import charts, reports, services
-from .api.views import create_job_from_data, session_key
 from .forms import PlaytestForm, engine_help
 from .i18n import description, localize_comparison, stat_label
 from .models import PlaytestJob
 from .selectors import playtest_get_by_slug, playtest_is_mine, playtest_list, playtest_partial
 from .stats import compare_results
 from .throttles import PlaytestCreateThrottle
+from .web import client_ip, session_key
 
 
 def _job_or_404(slug: str) -> PlaytestJob:
@@ -70,7 +70,9 @@ def playtest_new_view(request: HttpRequest) -> HttpResponse:
                 response["Retry-After"] = str(wait)
                 return response
             try:
-                job = create_job_from_data(form.as_api_data(), request)
+                job = services.playtest_start(
+                    data=form.as_api_data(), owner=request.user if request.user.is_authenticated else None,
+                    session_key=lambda: session_key(request, create=True), client_ip=client_ip(request))
             except services.PlaytestError as exc:
                 errors, status = exc.messages, exc.status
             else:

@@ -9,9 +9,10 @@ from rest_framework import serializers
 
 from config.params import StrictCharField
 from rules import games as g
-from rules.decktext import MAX_COUNT, parse_deck_text
+from rules.decktext import MAX_COUNT
 
 from ..models import GAME_CHOICES, Deck, DeckVersion, ShareLink, Visibility
+from ..reader import read_deck
 from ..selectors import zones_to_text
 
 MAX_TEXT = 100_000
@@ -24,16 +25,8 @@ class EntrySerializer(serializers.Serializer):
     zone = serializers.ChoiceField(choices=g.ZONES, default="main")
 
 
-def zones_from_entries(entries: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    zones: dict[str, dict[str, int]] = {}
-    for e in entries:
-        z = zones.setdefault(e["zone"], {})
-        z[e["code"].strip()] = z.get(e["code"].strip(), 0) + e["count"]
-    return zones
-
-
 class CardsInputMixin(serializers.Serializer):
-    """Cards given one of three ways: ``zones``, ``entries`` or deck ``text``."""
+    """Cards given one of three ways: ``zones``, ``entries`` or deck ``text`` (read by ``decks.reader``)."""
 
     zones = serializers.JSONField(required=False)
     entries = EntrySerializer(many=True, required=False, max_length=MAX_ENTRIES)
@@ -45,18 +38,19 @@ class CardsInputMixin(serializers.Serializer):
             raise serializers.ValidationError({given[1]: [gettext("give the cards once: %(fields)s, not both") % {"fields": " / ".join(given)}]})
         if not given:
             return None, []
+        game = attrs.get("game") or self.context.get("game")
         if "entries" in attrs:
-            return zones_from_entries(attrs["entries"]), []
-        if "zones" in attrs:
-            return attrs["zones"], []
-        from ..forms import cards_from_text
-
-        zones, errors, _fmt = cards_from_text(attrs["text"], game=attrs.get("game") or self.context.get("game"))
-        if errors and strict_text:
-            raise serializers.ValidationError({"text": [gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]} for e in errors]})
-        if errors:  # keep what could be read, so every other problem is reported too
-            zones = parse_deck_text(attrs["text"]).zones()
-        return zones, errors
+            reading = read_deck(game=game, entries=attrs["entries"])
+        elif "zones" in attrs:
+            if attrs["zones"] is None:
+                return None, []
+            reading = read_deck(game=game, zones=attrs["zones"])
+        else:
+            reading = read_deck(game=game, text=attrs["text"])
+        if reading.problems and strict_text:
+            raise serializers.ValidationError({"text": [gettext("line %(line)s: %(message)s") % {"line": e["line"], "message": e["message"]} for e in reading.problems]})
+        # with problems, keep what could be read, so every other problem is reported too
+        return reading.zones_with_partner() if reading.ok else reading.zones, reading.problems
 
 
 class ValidateSerializer(CardsInputMixin):

@@ -21,6 +21,7 @@ from ..models import PlaytestJob
 from ..selectors import PlaytestFilterError, playtest_get, playtest_is_mine, playtest_list
 from ..stats import compare_results
 from ..throttles import PlaytestCreateThrottle
+from ..web import client_ip, session_key
 from .serializers import (
     ErrorSerializer,
     GameLogSerializer,
@@ -33,48 +34,9 @@ KEY_PARAM = OpenApiParameter("key", OpenApiTypes.STR, OpenApiParameter.PATH,
                              description="the job's id (owner or creating session) or its share slug (anyone)")
 
 
-def session_key(request: Any, *, create: bool = False) -> str:
-    session = getattr(request, "session", None)
-    if session is None:
-        return ""
-    if create and not session.session_key:
-        session.save()
-    return session.session_key or ""
-
-
-def client_ip(request: Any) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
-
-
 def error_response(exc: services.PlaytestError) -> Response:
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
     return Response({"errors": exc.errors, "detail": str(exc)}, status=exc.status, headers=headers)
-
-
-def create_job_from_data(data: dict[str, Any], request: Any) -> PlaytestJob:
-    """Resolve the deck source and create the job (shared by the API and the form page)."""
-    user = request.user if request.user.is_authenticated else None
-    if "deck" in data or "share" in data:
-        src = services.deck_source_from_deck(user=user, deck_id=data.get("deck"), share=data.get("share"),
-                                             version=data.get("version"))
-        if data.get("game") and data["game"] != src["game"]:
-            raise services.PlaytestError([{"field": "game", "code": "mismatch",
-                                           "message": f"the deck is a {src['game']} deck, not {data['game']}"}])
-    elif "entries" in data:
-        zones: dict[str, dict[str, int]] = {}
-        for e in data["entries"]:
-            zones.setdefault(e["zone"], {})
-            zones[e["zone"]][e["code"]] = zones[e["zone"]].get(e["code"], 0) + e["count"]
-        src = {"game": data["game"], "zones": zones, "source": PlaytestJob.Source.TEXT}
-    else:
-        src = services.deck_source_from_text(game=data["game"], text=data["text"])
-    name = data.get("name") or src.pop("name", "") or ""
-    src.pop("name", None)
-    return services.playtest_create(
-        **src, name=name, games=data.get("games", 1000), owner=user, session_key=session_key(request, create=True),
-        client_ip=client_ip(request), seed=data.get("seed"), pilot=data.get("pilot") or None,
-        options=data.get("options"), turn_cap=data.get("turn_cap"),
-    )
 
 
 class PlaytestListCreateView(ListAPIView):
@@ -120,7 +82,9 @@ class PlaytestListCreateView(ListAPIView):
         ser = PlaytestCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         try:
-            job = create_job_from_data(ser.validated_data, request)
+            job = services.playtest_start(
+                data=ser.validated_data, owner=request.user if request.user.is_authenticated else None,
+                session_key=lambda: session_key(request, create=True), client_ip=client_ip(request))
         except services.PlaytestError as exc:
             return error_response(exc)
         job.refresh_from_db()

@@ -5,9 +5,10 @@
     python manage.py goldfish --game ws --deck my.txt --seed 1 --log 17      # one game's event log
     python manage.py goldfish --game ws --deck Da_Capo.txt --games 1000     # CODE RARITY lines work too
 
-Works for every game with a registered engine (``rules.engine.<game>``). Codes are resolved from
-the catalog database (``Card.to_record()``); the engine's catalog-derived options (if any) are
-computed from every card of the game and overridden by ``--option``.
+Works for every game with a registered engine (``rules.engine.<game>``). The deck file is read by
+``decks.reader.read_deck`` and its codes resolved through the catalog selectors
+(``card_records_by_codes``); the engine's catalog-derived options (if any) are computed from every
+card of the game (``catalog_card_records``) and overridden by ``--option``.
 """
 from __future__ import annotations
 
@@ -18,11 +19,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.models import Card, CardPrinting
-from catalog.selectors import card_codes_resolve
+from catalog.selectors import card_records_by_codes, catalog_card_records
+from decks.reader import DECK_TEXT, DeckReading, read_deck
 from rules import games as g
-from rules.deckformats import FORMATS, detect_deck_format, parse_deck, resolve_codes
-from rules.decktext import parse_deck_text
+from rules.deckformats import FORMATS
 from rules.engine.core import DEFAULT_TURN_CAP, Deck, get_engine, play_game, run_games, run_report
 
 MAX_GAMES = 1_000_000
@@ -43,63 +43,53 @@ def _parse_value(raw: str) -> Any:
 
 
 def load_deck(game: str, text: str, fmt: str | None = None) -> Deck:
-    """Parse a deck file and resolve its codes from the catalog; ``CommandError`` names every problem.
+    """Read a deck file (``decks.reader.read_deck``) and resolve its codes from the catalog;
+    ``CommandError`` names every problem.
 
     The project's deck text format (``COUNT CODE`` lines) is read by default; the formats players
     exchange (``CODE RARITY`` lines, AlphaC2 ``<deck>`` XML, the Chaos textproto — see
     ``rules.deckformats``) are detected from the content or named with ``fmt``."""
-    fmt = fmt or detect_deck_format(text)
-    if fmt and fmt != "text":
-        return _load_exchange_format(game, text, fmt)
-    parsed = parse_deck_text(text)
-    if parsed.errors:
-        lines = "\n".join(f"  line {e.line}: {e.message}" + (f" ({e.text!r})" if e.text else "")
-                          for e in parsed.errors)
-        raise CommandError(f"the deck file has {len(parsed.errors)} error(s):\n{lines}")
-    if not parsed.entries:
+    reading = read_deck(game=game, text=text, fmt=fmt)
+    if reading.format != DECK_TEXT:
+        return _load_exchange_format(game, reading)
+    if reading.problems:
+        lines = "\n".join(f"  line {e['line']}: {e['message']}" + (f" ({e['text']!r})" if e["text"] else "")
+                          for e in reading.problems)
+        raise CommandError(f"the deck file has {len(reading.problems)} error(s):\n{lines}")
+    if not reading.lines:
         raise CommandError("the deck file lists no cards")
     allowed = g.GAME_ZONES[game]
-    bad_zone = [e for e in parsed.entries if e.zone not in allowed]
+    bad_zone = [e for e in reading.lines if e.zone not in allowed]
     if bad_zone:
         lines = "\n".join(f"  line {e.line}: section '# {e.zone}'" for e in bad_zone)
         raise CommandError(f"{g.GAME_NAMES[game]} decks have no such section (allowed: {', '.join(allowed)}):\n{lines}")
-    codes = {e.code for e in parsed.entries}
-    cards = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=codes)}
+    codes = {e.code for e in reading.lines}
+    # a printing's own code (a parallel version) resolves to its card
+    cards = card_records_by_codes(game=game, codes=codes, printings=True)
     missing = codes - set(cards)
     if missing:
-        # a printing's own code (a parallel version) resolves to its card
-        for p in CardPrinting.objects.filter(game=game, code__in=missing).select_related("card"):
-            cards[p.code] = p.card.to_record()
-        missing = codes - set(cards)
-    if missing:
-        lines = "\n".join(f"  line {e.line}: {e.code}" for e in parsed.entries if e.code in missing)
+        lines = "\n".join(f"  line {e.line}: {e.code}" for e in reading.lines if e.code in missing)
         raise CommandError(f"unknown {game} card code(s) — not in the catalog:\n{lines}")
-    counts: dict[str, dict[str, int]] = {}
-    for e in parsed.entries:
-        zone = counts.setdefault(e.zone, {})
-        zone[e.code] = zone.get(e.code, 0) + e.count
-    return Deck.from_counts(game, counts, cards)
+    return Deck.from_counts(game, reading.zones, cards)
 
 
-def _load_exchange_format(game: str, text: str, fmt: str) -> Deck:
-    imported = parse_deck(text, fmt, game)
-    if imported.errors:
-        lines = "\n".join(f"  line {e['line']}: {e['message']}" for e in imported.errors)
-        raise CommandError(f"the deck file ({fmt}) has {len(imported.errors)} error(s):\n{lines}")
+def _load_exchange_format(game: str, reading: DeckReading) -> Deck:
+    """A deck read in a format players exchange (its printed codes already mapped to card codes)."""
+    if reading.problems:
+        lines = "\n".join(f"  line {e['line']}: {e['message']}" for e in reading.problems)
+        raise CommandError(f"the deck file ({reading.format}) has {len(reading.problems)} error(s):\n{lines}")
     allowed = g.GAME_ZONES[game]
-    bad = [z for z in imported.zones if z not in allowed]
+    bad = [z for z in reading.zones if z not in allowed]
     if bad:
         raise CommandError(f"{g.GAME_NAMES[game]} decks have no {', '.join(bad)} section (allowed: {', '.join(allowed)})")
-    codes = {c for zone in imported.zones.values() for c in zone}
-    resolve_codes(imported, card_codes_resolve(game=game, codes=codes).get)
-    codes = {c for zone in imported.zones.values() for c in zone}
-    cards = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=codes)}
+    codes = {c for zone in reading.zones.values() for c in zone}
+    cards = card_records_by_codes(game=game, codes=codes)
     missing = sorted(codes - set(cards))
     if missing:
         raise CommandError(f"unknown {game} card code(s) — not in the catalog: {', '.join(missing)}")
     if not codes:
         raise CommandError("the deck file lists no cards")
-    return Deck.from_counts(game, imported.zones, cards)
+    return Deck.from_counts(game, reading.zones, cards)
 
 
 class Command(BaseCommand):
@@ -154,7 +144,7 @@ class Command(BaseCommand):
 
         options: dict[str, Any] = {}
         if engine.catalog_options is not None:
-            options.update(engine.catalog_options(c.to_record() for c in Card.objects.filter(game=game)))
+            options.update(engine.catalog_options(catalog_card_records(game=game)))
         for item in opts["option"]:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
