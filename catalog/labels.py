@@ -5,7 +5,9 @@ shows goes through here. Words follow locale/glossary/.
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
+
+from rules.display import Labels
 
 TYPE_LABELS: dict[str, Promise] = {
     "area": pgettext_lazy("card type", "area"), "battle": pgettext_lazy("card type", "battle"),
@@ -68,3 +70,7 @@ COST_SYMBOL_LABELS: dict[str, Promise] = {  # Phantasmagoria cost_detail keys (d
 
 def cost_symbol_label(value: str) -> str:
     return str(COST_SYMBOL_LABELS.get(value, value))
+
+
+# How the stat lines of rules/<game>/display.py reach the reader: translated words and labels.
+STAT_LABELS = Labels(text=gettext, color=color_label, trigger=trigger_label)

@@ -92,11 +92,38 @@ def _lycee() -> list[dict[str, Any]]:
     return cards
 
 
-_POOLS = {g.PC: _pc, g.PHANTASMA: _phantasma, g.WS: _ws, g.CHAOS: _chaos, g.LYCEE: _lycee}
+def _pc_deck() -> dict[str, dict[str, int]]:
+    return {"main": {**{f"PCT-{i:03d}": 3 for i in range(1, 14)}, "PCT-014": 1}}
+
+
+def _phantasma_deck() -> dict[str, dict[str, int]]:
+    return {"main": {f"PHT-{i:03d}": 4 for i in range(1, 16)}, "ace": {"PHT-016": 1},
+            "ex": {"PHT-X1": 1, "PHT-X2": 1}}
+
+
+def _ws_deck() -> dict[str, dict[str, int]]:
+    main = {f"WST/W01-{i:03d}": 4 for i in range(1, 11)}
+    return {"main": {**main, "WST/W01-011": 2, "WST/W01-C1": 4, "WST/W01-C2": 4}}
+
+
+def _chaos_deck() -> dict[str, dict[str, int]]:
+    main = {f"CHT-{i:03d}": 4 for i in range(1, 13)}
+    return {"main": {**main, "CHT-E01": 2}, "extra": {"CHT-X01": 2, "CHT-X02": 2}, "partner": {"CHT-001": 1}}
+
+
+def _lycee_deck() -> dict[str, dict[str, int]]:
+    return {"main": {f"CH-T{i:03d}": 4 for i in range(1, 16)}}
+
+
+# game -> (its card pool, a legal deck of that pool)
+_POOLS = {
+    g.PC: (_pc, _pc_deck), g.PHANTASMA: (_phantasma, _phantasma_deck), g.WS: (_ws, _ws_deck),
+    g.CHAOS: (_chaos, _chaos_deck), g.LYCEE: (_lycee, _lycee_deck),
+}
 
 
 def test_cards(game: str) -> list[dict[str, Any]]:
-    return [{"game": game, **c} for c in _POOLS[game]()]
+    return [{"game": game, **c} for c in _POOLS[game][0]()]
 
 
 test_cards.__test__ = False  # not a pytest test
@@ -110,26 +137,9 @@ test_records.__test__ = False
 
 
 def legal_deck(game: str) -> dict[str, dict[str, int]]:
-    if game == g.PC:
-        main = {f"PCT-{i:03d}": 3 for i in range(1, 14)}
-        main["PCT-014"] = 1
-        return {"main": main}
-    if game == g.PHANTASMA:
-        return {"main": {f"PHT-{i:03d}": 4 for i in range(1, 16)}, "ace": {"PHT-016": 1},
-                "ex": {"PHT-X1": 1, "PHT-X2": 1}}
-    if game == g.WS:
-        main = {f"WST/W01-{i:03d}": 4 for i in range(1, 11)}
-        main["WST/W01-011"] = 2
-        main["WST/W01-C1"] = 4
-        main["WST/W01-C2"] = 4
-        return {"main": main}
-    if game == g.CHAOS:
-        main = {f"CHT-{i:03d}": 4 for i in range(1, 13)}
-        main["CHT-E01"] = 2
-        return {"main": main, "extra": {"CHT-X01": 2, "CHT-X02": 2}, "partner": {"CHT-001": 1}}
-    if game == g.LYCEE:
-        return {"main": {f"CH-T{i:03d}": 4 for i in range(1, 16)}}
-    raise ValueError(game)
+    if game not in _POOLS:
+        raise ValueError(game)
+    return _POOLS[game][1]()
 
 
 def cards_create(games: tuple[str, ...] = g.GAMES) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from math import comb
 
-from . import games as g
+from .registry import get_spec
 
 
 def p_at_least(deck_size: int, copies: int, drawn: int, k: int = 1) -> float:
@@ -19,18 +19,15 @@ def p_at_least(deck_size: int, copies: int, drawn: int, k: int = 1) -> float:
 def cards_seen(game: str, turn: int, first_player: bool = True) -> int:
     """Cards seen by the start of the player's own turn ``turn`` (0 = the opening hand only).
 
-    Counts the opening hand plus the normal draws of each game (WS includes the clock's 2 draws as
-    if the player clocks every turn). Mulligans are not included: use ``p_with_mulligan``.
+    Counts the opening hand plus the normal draws of each game, and the spec's ``clock_draws`` (WS:
+    the clock's 2 draws, as if the player clocks every turn). Mulligans are not included.
     """
-    c = g.CONSTANTS[game]
+    spec = get_spec(game)
+    c = spec.constants
     seen = c.opening_hand
     for t in range(1, turn + 1):
-        if t == 1 and first_player:
-            seen += c.first_turn_draws
-        else:
-            seen += c.draws_per_turn
-        if game == g.WS:
-            seen += 2
+        seen += c.first_turn_draws if t == 1 and first_player else c.draws_per_turn
+        seen += spec.clock_draws
     return seen
 
 

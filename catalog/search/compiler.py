@@ -152,7 +152,7 @@ class _Compiler:
             has = Q(Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column, value=facet_value)))
             if spec.column == "slots":
                 # No position restriction means the character may enter any slot.
-                unrestricted = Q(game=g.LYCEE, card_type="character") & ~Q(
+                unrestricted = Q(game__in=spec.games, card_type="character") & ~Q(
                     Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet="slots"))
                 )
                 return has | unrestricted

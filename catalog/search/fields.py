@@ -2,7 +2,8 @@
 
 Each ``FieldSpec`` says what a field searches (a Card column, a CardFacet facet, or a meta option
 such as ``order``), which operators it accepts and which games have it. The games are derived from
-``rules.cards.GAME_STATS`` so the query language and the card validation never disagree.
+the game specs (``GameSpec.stats``, ``rules/<game>/__init__.py``) so the query language and the card
+validation never disagree.
 
 To add an alias (e.g. a localized one such as ``パワー``), add it to the ``aliases`` tuple of the
 field: ``FIELDS_BY_NAME`` is built from this table, and lookups go through ``normalize_name`` so
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_noop
 
 from rules import games as g
-from rules.cards import GAME_STATS, NUMERIC_STATS
+from rules.cards import NUMERIC_STATS
+from rules.registry import all_specs
 
 # Field kinds.
 NUMBER = "number"  # integer column, all comparison operators
@@ -72,13 +74,8 @@ ALL_KEYWORDS = _all(*g.KEYWORDS.values())
 ALL_ATTRIBUTES = _all(*g.ATTRIBUTES.values())
 ALL_COLORS = _all(*g.COLORS.values())
 
-GAME_ALIASES: dict[str, str] = {
-    "pc": g.PC, "prism": g.PC, "prismconnect": g.PC, "prism_connect": g.PC,
-    "phantasma": g.PHANTASMA, "phantasmagoria": g.PHANTASMA, "pg": g.PHANTASMA,
-    "ws": g.WS, "weiss": g.WS, "weissschwarz": g.WS, "weiß": g.WS, "weißschwarz": g.WS,
-    "chaos": g.CHAOS, "chaostcg": g.CHAOS,
-    "lycee": g.LYCEE, "lyceeoverture": g.LYCEE,
-}
+# game: values -> game codes (each game's code and its GameSpec.aliases).
+GAME_ALIASES: dict[str, str] = {alias: spec.game for spec in all_specs() for alias in (spec.game, *spec.aliases)}
 
 FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("game", GAME, "game", ("g",), g.GAMES, gettext_noop("the game: pc, phantasma, ws, chaos or lycee")),
@@ -153,26 +150,15 @@ FIELDS = tuple(
     for f in FIELDS
 )
 
-# Which games have each field (None = every game). Derived from rules.cards.GAME_STATS.
-_FACET_GAMES: dict[str, tuple[str, ...] | None] = {
-    "colors": tuple(g.COLORS),
-    "attributes": tuple(g.ATTRIBUTES),
-    "triggers": (g.WS,),
-    "slots": (g.LYCEE,),
-    "extra_persons": (g.CHAOS,),
-    "keywords": tuple(game for game in g.GAMES if g.KEYWORDS[game]),
-    "traits": None,
-}
-
-
+# Which games have each field (None = every game), from the game specs.
 def _games_for(spec: FieldSpec) -> tuple[str, ...] | None:
-    if spec.kind == FACET:
-        return _FACET_GAMES.get(spec.column)
     if spec.kind in (GAME, ORDER, DIR, NAME, TEXT) or not spec.column:
         return None
-    owners = tuple(game for game in g.GAMES if spec.column in GAME_STATS[game])
-    if spec.column in ("text_modelled", "work", "number"):  # printed on cards of every game
+    if spec.column in ("text_modelled", "work", "number", "traits"):  # printed on cards of every game
         return None
+    if spec.column == "keywords":
+        return tuple(s.game for s in all_specs() if s.keywords)
+    owners = tuple(s.game for s in all_specs() if spec.column in s.stats)
     return owners or None
 
 
