@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 
+from config.errors import InvalidInput
 from config.params import StrictBooleanFilter, StrictIntegerFilter, reject_empty
 from rules import games as g
 from rules.cards import NUMERIC_STATS
@@ -19,15 +20,13 @@ from rules.cards import NUMERIC_STATS
 from .models import CARD_TYPE_CHOICES, GAME_CHOICES, Card, CardFacet
 
 
-class FilterError(ValueError):
-    """Invalid filter parameters; ``errors`` maps parameter -> messages."""
+class FilterError(InvalidInput):
+    """Invalid filter parameters (code ``invalid``, 400); ``errors`` maps parameter -> messages."""
 
     def __init__(self, errors: Any) -> None:
-        self.errors = {k: [str(m) for m in v] for k, v in dict(errors).items()}
-        first = next(iter(self.errors.items()), ("", [""]))
-        super().__init__(f"{first[0]}: {' '.join(first[1])}")
-        self.message = str(self)
-        self.param = first[0]
+        super().__init__(errors)
+        self.errors = self.fields
+        self.param = next(iter(self.fields), "")
 
 
 def _facet_filter(facet: str):

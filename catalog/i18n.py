@@ -2,7 +2,7 @@
 
 ``catalog.search`` raises ``QueryError(code, message, position, query)`` with English messages. At
 the Django boundary (the search page and the cards API) ``query_error_message`` gives the message in
-the active language: each stable ``code`` has a template filled with the part of the query at
+the active language (it is ``QueryError.message``; the search's English stays in ``english``): each stable ``code`` has a template filled with the part of the query at
 ``position``. In English the search's own, more detailed message is kept unchanged; the ``code``
 and ``position`` never change.
 """
@@ -32,22 +32,22 @@ _TOKEN = re.compile(r"""(?:!=|>=|<=|[:=<>])|[^\s()"'<>=!:]+""")
 
 
 def query_error_message(err: QueryError) -> str:
-    """``err.message`` in the active language (the English original when not translated)."""
+    """The error's message in the active language (the English original when not translated)."""
+    english = getattr(err, "english", "")
     template = TEMPLATES.get(err.code)
     if template is None:
-        return err.message
+        return english
     translated = gettext(template)
     if translated == template:
-        return err.message
+        return english
     m = _TOKEN.match(err.query or "", max(0, min(err.position, len(err.query or ""))))
     params = {"token": m.group(0) if m else "", "position": err.position}
     try:
         return translated % params
     except (KeyError, TypeError, ValueError):
-        return err.message
+        return english
 
 
 def query_error_localize(err: QueryError) -> QueryError:
-    """``err`` with its message in the active language (code, position and query unchanged)."""
-    err.message = query_error_message(err)
+    """``err`` itself: its ``message`` is already in the active language (kept for callers)."""
     return err

@@ -1,29 +1,55 @@
-"""OpenAPI post-processing: document the errors every API operation can answer.
+"""OpenAPI post-processing: document the errors every API operation can answer, in the one error
+shape (``ApiError``, config/errors.py, docs/api-errors.md).
 
-The views document their own success responses and the errors special to them; errors that come
-from the framework for any operation (bad token → 401, refused → 403, no such object → 404, an
-``Accept`` that cannot be served → 406, unsupported body type → 415, rate limit → 429 with
-``Retry-After``, invalid input → 400) are added here where a view did not document them, in the
-error shape that part of the API really answers (checked by tests/test_fuzz_api.py).
+The views document their own success responses and the errors special to them (with
+``error_response``); errors that come from the framework for any operation (bad token → 401,
+refused → 403, no such object → 404, an ``Accept`` that cannot be served → 406, unsupported body
+type → 415, rate limit → 429 with ``Retry-After``, invalid input → 400) are added here where a view
+did not document them (checked by tests/test_fuzz_api.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
+ERROR_REF = {"$ref": "#/components/schemas/ApiError"}
+API_ERROR_BODY = {
+    "type": "object",
+    "description": "What went wrong (docs/api-errors.md).",
+    "required": ["code", "message", "params"],
+    "properties": {
+        "code": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                 "description": "stable machine-readable kind: invalid, not_found, throttled, conflict, "
+                                "unknown_field ... (never translated)"},
+        "message": {"type": "string", "description": "what is wrong, in the request's language"},
+        "params": {"type": "object", "additionalProperties": {},
+                   "description": "the values the message is about (current_version, wait, position, query ...)"},
+        "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                   "description": "invalid input only: each offending field or parameter (dotted path for "
+                                  "nested ones, non_field_errors for the whole input) -> its messages"},
+        "details": {"type": "array", "description": "several problems, each with its own code (playtest input)",
+                    "items": {"type": "object", "required": ["field", "code", "message"],
+                              "properties": {"field": {"type": "string"}, "code": {"type": "string"},
+                                             "message": {"type": "string"}},
+                              "additionalProperties": {}}},
+    },
+    "additionalProperties": False,
+}
 API_ERROR = {
     "type": "object",
-    "minProperties": 1,
-    "description": (
-        "An error. `detail` says what is wrong; invalid input names each offending field (or "
-        "`non_field_errors`) with its messages; playtest errors also list `errors` "
-        "(`field`, `code`, `message`)."
-    ),
-    "properties": {
-        "detail": {"type": "string"},
-        "errors": {"type": "array", "items": {"type": "object", "additionalProperties": {}}},
-    },
-    "additionalProperties": {},
+    "description": "Every error of the API: `{\"error\": {\"code\", \"message\", \"params\"[, \"fields\"][, \"details\"]}}`.",
+    "required": ["error"],
+    "properties": {"error": {"$ref": "#/components/schemas/ApiErrorBody"}},
+    "additionalProperties": False,
 }
+
+
+def error_response(description: str) -> Any:
+    """An ``OpenApiResponse`` in the one error shape, for a view's ``extend_schema(responses=...)``."""
+    from drf_spectacular.utils import OpenApiResponse
+
+    return OpenApiResponse(ERROR_REF, description=description)
+
+
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}}
 DESCRIPTIONS = {
     "400": "invalid input (each bad field named)",
@@ -56,9 +82,9 @@ def _statuses(path: str, method: str, op: dict[str, Any]) -> list[str]:
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"])."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas.setdefault("ApiError", API_ERROR)
+    schemas["ApiError"] = API_ERROR
+    schemas["ApiErrorBody"] = API_ERROR_BODY
     for path, ops in result.get("paths", {}).items():
-        ref = "#/components/schemas/CardError" if path.startswith("/api/v1/cards/") else "#/components/schemas/ApiError"
         for method, op in ops.items():
             if not isinstance(op, dict) or "responses" not in op:
                 continue
@@ -68,7 +94,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
                 if code in op["responses"]:
                     continue
                 response: dict[str, Any] = {"description": DESCRIPTIONS[code],
-                                            "content": {"application/json": {"schema": {"$ref": ref}}}}
+                                            "content": {"application/json": {"schema": dict(ERROR_REF)}}}
                 if as_text:
                     response["content"]["text/plain"] = {"schema": {"type": "string"}}
                 if code == "429":

@@ -134,6 +134,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "DEFAULT_RENDERER_CLASSES": ["config.renderers.FastJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "PAGE_SIZE": 50,
+    # One error object on every endpoint (config/errors.py, docs/api-errors.md).
+    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "TCG card database API",

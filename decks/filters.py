@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import django_filters
 
+from config.errors import InvalidInput
 from rules import games as g
 
 from .models import Deck
@@ -19,7 +20,9 @@ class DeckFilterSet(django_filters.FilterSet):
         fields = ["game", "owner", "q", "visibility"]
 
 
-class DeckFilterError(ValueError):
-    def __init__(self, errors: dict):
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
-        self.errors = errors
+class DeckFilterError(InvalidInput):
+    """Invalid deck list filters (code ``invalid``, 400); ``errors`` maps parameter -> messages."""
+
+    def __init__(self, errors: dict) -> None:
+        super().__init__(errors)
+        self.errors = self.fields

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from config.errors import AppError
 from rules import games as g
 from rules.decktext import MAX_COUNT, parse_deck_text
 
@@ -25,29 +26,55 @@ MAX_ENTRIES_PER_ZONE = 500
 MAX_CODE_LENGTH = 64
 
 
-class DeckInputError(ValueError):
-    """Bad input for a deck write; ``field`` names the offending field."""
+class DeckInputError(AppError):
+    """Bad input for a deck write (code ``invalid``, 400); ``field`` names the offending field and
+    ``message`` says what is wrong (without the field's name)."""
 
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
+    code = "invalid"
+    status = 400
+
+    def __init__(self, field: str, message: Any):
+        super().__init__(message, fields={field: [message]})
         self.field = field
-        self.message = message
 
 
-class DeckPermissionDenied(PermissionError):
-    pass
+class DeckPermissionDenied(AppError):
+    """Not the owner (code ``permission_denied``, 403)."""
+
+    code = "permission_denied"
+    status = 403
 
 
-class DeckConflict(Exception):
-    """The edit was based on ``base_version`` but the deck is at ``current_version``."""
+class DeckConflict(AppError):
+    """The edit was based on ``base_version`` but the deck is at ``current_version`` (code
+    ``conflict``, 409; ``precondition_failed``, 412, when the base came from ``If-Match``). ``params``
+    carry both versions and ``changes`` (what changed since); the answer has the deck's ``ETag``."""
+
+    code = "conflict"
+    status = 409
 
     def __init__(self, *, deck: Deck, base_version: int, changes: dict[str, Any]):
         super().__init__(gettext("deck is at version %(current)s; your edit was based on version %(base)s")
-                         % {"current": deck.version, "base": base_version})
+                         % {"current": deck.version, "base": base_version},
+                         params={"current_version": deck.version, "base_version": base_version, "changes": changes},
+                         headers={"ETag": deck.etag})
         self.deck = deck
         self.base_version = base_version
         self.current_version = deck.version
         self.changes = changes
+
+    def precondition_failed(self) -> DeckConflict:
+        """The same conflict found through ``If-Match``: 412 ``precondition_failed``."""
+        self.code, self.status = "precondition_failed", 412
+        return self
+
+
+class DeckVersionRequired(AppError):
+    """An edit that does not say which version it is based on (code ``precondition_required``, 428);
+    ``params["current_version"]`` is the deck's version."""
+
+    code = "precondition_required"
+    status = 428
 
 
 def zones_normalize(zones: Any) -> dict[str, dict[str, int]]:

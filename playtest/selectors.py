@@ -7,6 +7,7 @@ from typing import Any
 import django_filters
 from django.db.models import Q, QuerySet
 
+from config.errors import InvalidInput
 from config.params import StrictIntegerFilter
 
 from .models import GAME_CHOICES, PlaytestJob
@@ -38,12 +39,12 @@ def playtest_is_mine(job: PlaytestJob, *, user: Any, session_key: str) -> bool:
     return bool(session_key) and job.session_key == session_key
 
 
-class PlaytestFilterError(ValueError):
-    """Invalid list filters; ``errors`` maps parameter -> messages."""
+class PlaytestFilterError(InvalidInput):
+    """Invalid list filters (code ``invalid``, 400); ``errors`` maps parameter -> messages."""
 
     def __init__(self, errors: dict[str, list[str]]) -> None:
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
-        self.errors = errors
+        super().__init__(errors)
+        self.errors = self.fields
 
 
 def playtest_list(*, user: Any, session_key: str, filters: Any = None) -> QuerySet[PlaytestJob]:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from catalog.selectors import card_data_by_codes, card_games_by_codes, catalog_card_records
+from config.errors import AppError
 from decks.reader import read_deck
 from rules import games as g
 from rules.cards import CardRecord
@@ -37,19 +38,27 @@ log = logging.getLogger(__name__)
 Status = PlaytestJob.Status
 
 
-class PlaytestError(Exception):
-    """Bad input or a request over a limit; ``status`` is the HTTP status the API answers with."""
+class PlaytestError(AppError):
+    """Bad input or a request over a limit; ``status`` is the HTTP status the API answers with.
 
+    ``errors`` lists every problem (``field``, ``code``, ``message`` and its own values): the API's
+    ``details``, and ``fields`` by field. The error's own ``code`` is ``invalid`` (400) unless given:
+    ``not_found`` (404), ``job_active`` (409), ``too_many_active_jobs`` (429)."""
+
+    code = "invalid"
     status = 400
 
-    def __init__(self, errors: list[dict[str, Any]] | str, *, status: int | None = None, retry_after: int | None = None):
+    def __init__(self, errors: list[dict[str, Any]] | str, *, status: int | None = None, retry_after: int | None = None,
+                 code: str | None = None):
         if isinstance(errors, str):
             errors = [{"field": "non_field_errors", "code": "invalid", "message": errors}]
         self.errors = errors
-        if status is not None:
-            self.status = status
         self.retry_after = retry_after
-        super().__init__("; ".join(e["message"] for e in errors))
+        fields: dict[str, list[str]] = {}
+        for e in errors:
+            fields.setdefault(str(e.get("field") or "non_field_errors"), []).append(str(e["message"]))
+        super().__init__("; ".join(str(e["message"]) for e in errors), code=code, status=status, fields=fields,
+                         details=errors, headers={"Retry-After": str(retry_after)} if retry_after else None)
 
     @property
     def messages(self) -> list[str]:
@@ -186,7 +195,7 @@ def _check_active(*, owner: Any, session_key: str, client_ip: str | None) -> Non
                   gettext("%(n)s playtest job(s) already queued or running for %(who)s; the limit is %(limit)s. "
                           "Wait for one to finish or cancel it.") % {"n": active, "who": who, "limit": limit},
                   limit=limit)],
-            status=429, retry_after=30,
+            status=429, retry_after=30, code="too_many_active_jobs",
         )
 
 
@@ -413,7 +422,7 @@ def playtest_delete(*, job: PlaytestJob) -> None:
     """Delete a finished job and its chunks. A queued or running job must be cancelled first."""
     if job.status in PlaytestJob.ACTIVE:
         raise PlaytestError([_err("status", "active", gettext("the job is %(status)s; cancel it before deleting it") % {"status": job.status})],
-                            status=409)
+                            status=409, code="job_active")
     job.delete()
 
 
@@ -455,7 +464,8 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
     if share:
         deck = deck_get_by_slug(str(share), user=user)
         if deck is None:
-            raise PlaytestError([_err("share", "not_found", gettext("no shared deck with the link %(link)s") % {"link": repr(share)})], status=404)
+            raise PlaytestError([_err("share", "not_found", gettext("no shared deck with the link %(link)s") % {"link": repr(share)})], status=404,
+                                code="not_found")
         pinned = getattr(deck, "shared_version", None)
         if pinned is not None:
             version = pinned
@@ -464,7 +474,7 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
         deck = deck_get(deck_id=int(deck_id), user=user) if deck_id is not None else None
         if deck is None:
             raise PlaytestError([_err("deck", "not_found", gettext("deck %(id)s does not exist or is not yours to see") % {"id": deck_id})],
-                                status=404)
+                                status=404, code="not_found")
         source = PlaytestJob.Source.DECK
     try:
         snap = deck_snapshot(deck=deck, version=version)

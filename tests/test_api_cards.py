@@ -21,10 +21,10 @@ def assert_error(response, status, code, position=None):
     body = response.json()
     assert set(body) == {"error"}
     err = body["error"]
-    assert {"code", "message", "position", "query"} <= set(err)
+    assert {"code", "message", "params"} <= set(err)  # the one error object (config/errors.py)
     assert err["code"] == code and err["message"]
     if position is not None:
-        assert err["position"] == position
+        assert err["params"]["position"] == position
     return err
 
 
@@ -46,12 +46,12 @@ def test_pagination(client, cards):
         seen += [c["code"] for c in client.get(LIST, {"page_size": 5, "page": page}).json()["results"]]
     assert len(seen) == len(set(seen)) == 12  # stable order: no card repeated or skipped
     assert_error(client.get(LIST, {"page": 9}), 404, "not_found")
-    assert_error(client.get(LIST, {"page": "x"}), 400, "invalid_parameter")  # not a page number: a bad parameter
+    assert_error(client.get(LIST, {"page": "x"}), 400, "invalid")  # not a page number: a bad parameter
 
 
 def test_page_size_above_the_maximum_is_refused_not_capped(client, cards):
     assert client.get(LIST, {"page_size": 200}).json()["page_size"] == 200
-    assert_error(client.get(LIST, {"page_size": 201}), 400, "invalid_parameter")
+    assert_error(client.get(LIST, {"page_size": 201}), 400, "invalid")
 
 
 def test_ordering(client, cards):
@@ -71,9 +71,9 @@ def test_plain_filter_parameters(client, cards):
     assert [c["code"] for c in body["results"]] == ["TST/W01-002"]
     body = client.get(LIST, {"slot": "af-c", "game": "lycee"}).json()
     assert [c["code"] for c in body["results"]] == ["CH-0001"]
-    err = assert_error(client.get(LIST, {"power__gte": "abc"}), 400, "invalid_parameter")
+    err = assert_error(client.get(LIST, {"power__gte": "abc"}), 400, "invalid")
     assert "power__gte" in err["message"] and err["fields"]["power__gte"]
-    assert_error(client.get(LIST, {"game": "mtg"}), 400, "invalid_parameter")
+    assert_error(client.get(LIST, {"game": "mtg"}), 400, "invalid")
 
 
 @pytest.mark.parametrize("q,code,position", [
@@ -88,7 +88,7 @@ def test_plain_filter_parameters(client, cards):
 ])
 def test_query_errors_are_400_with_position(client, cards, q, code, position):
     err = assert_error(client.get(LIST, {"q": q}), 400, code, position)
-    assert err["query"] == q
+    assert err["params"]["query"] == q
 
 
 def test_wrong_game_message(client, cards):
@@ -105,7 +105,7 @@ def test_detail_with_slash_in_code(client, cards):
     assert_error(client.post(LIST, {}), 405, "method_not_allowed")
     assert_error(client.get("/api/v1/cards/ws/a%00b/"), 404, "not_found")
     assert_error(client.get("/api/v1/cards/ws/" + "x" * 300 + "/"), 404, "not_found")
-    assert_error(client.get(LIST, {"name": "a\x00b"}), 400, "invalid_parameter")
+    assert_error(client.get(LIST, {"name": "a\x00b"}), 400, "invalid")
 
 
 def test_detail_and_list_expose_translations(client, cards):
@@ -143,7 +143,7 @@ def test_schema_and_docs(client):
     assert {"q", "order", "page", "page_size", "game", "power__gte", "trait"} <= params
     responses = paths["/api/v1/cards/"]["get"]["responses"]
     assert {"200", "400", "404"} <= set(responses)
-    assert "CardError" in schema["components"]["schemas"]
+    assert "ApiError" in schema["components"]["schemas"]
     docs = client.get("/api/v1/docs/")
     assert docs.status_code == 200
     html = docs.content.decode()
@@ -151,7 +151,7 @@ def test_schema_and_docs(client):
 
 
 def test_count_is_capped_but_every_page_is_reachable(client, cards, monkeypatch):
-    import catalog.api.pagination as pagination
+    import catalog.pagination as pagination
 
     monkeypatch.setattr(pagination, "COUNT_CAP", 5)
     first = client.get(LIST, {"page_size": 4}).json()
@@ -193,6 +193,8 @@ def test_fuzz_api_never_500(client, cards):
         response = client.get(LIST, {"q": q, "order": order, "page_size": 5})
         assert response.status_code in (200, 400), (q, order, response.content[:200])
         if response.status_code == 400:
-            assert set(response.json()["error"]) >= {"code", "message", "position", "query"}
+            error = response.json()["error"]
+            assert set(error) >= {"code", "message", "params"}
+            assert error["code"] == "invalid" or set(error["params"]) >= {"position", "query"}
 
     run()

@@ -89,7 +89,8 @@ def test_validate_chaos_partner_in_text(cards):
 def test_validate_bad_input_is_400(payload, field):
     r = client_for().post("/api/v1/decks/validate/", payload, format="json")
     assert r.status_code == 400, r.content
-    assert field in r.json(), r.json()
+    names = r.json()["error"]["fields"]  # nested fields by dotted path: entries.0.count
+    assert any(name == field or name.startswith(f"{field}.") for name in names), r.json()
 
 
 # -- create / read / permissions -----------------------------------------------------------------
@@ -113,7 +114,7 @@ def test_create_from_text_and_read(cards, alice):
 def test_create_with_unreadable_text_writes_nothing(cards, alice):
     r = client_for(alice).post("/api/v1/decks/", {"name": "x", "game": "pc", "text": "4 A\nbad line\n"}, format="json")
     assert r.status_code == 400
-    assert "line 2" in r.json()["text"][0]
+    assert "line 2" in r.json()["error"]["fields"]["text"][0]
     assert Deck.objects.count() == 0
 
 
@@ -128,7 +129,7 @@ def test_create_with_unreadable_text_writes_nothing(cards, alice):
 ])
 def test_create_bad_input(alice, payload, field):
     r = client_for(alice).post("/api/v1/decks/", payload, format="json")
-    assert r.status_code == 400 and field in r.json(), r.content
+    assert r.status_code == 400 and field in r.json()["error"]["fields"], r.content
     assert Deck.objects.count() == 0
 
 
@@ -150,7 +151,7 @@ def test_visibility_rules(cards, alice, bob):
     assert alicec.get("/api/v1/decks/?game=ws&q=pub").json()["count"] == 1
     assert alicec.get("/api/v1/decks/?mine=1&owner=bob").json()["count"] == 0
     bad = anon.get("/api/v1/decks/?game=mtg")
-    assert bad.status_code == 400 and "game" in bad.json()
+    assert bad.status_code == 400 and "game" in bad.json()["error"]["fields"]
     assert {d["name"] for d in alicec.get("/api/v1/decks/").json()["results"]} == {"Private", "Unlisted", "Public"}
     # links: unlisted reachable by link, private not (even with its slug)
     unlisted_slug = Deck.objects.get(pk=unlisted["id"]).slug
@@ -230,16 +231,20 @@ def test_stale_base_version_409_and_stale_etag_412(cards, alice):
     # a second tab still on version 1
     r = c.patch(url, {"name": "other tab", "base_version": 1}, format="json")
     assert r.status_code == 409
-    body = r.json()
-    assert body["current_version"] == 2 and body["base_version"] == 1
-    assert body["changes"]["zones"] == {"main": {"added": {"WST/W01-011": 1}, "removed": {"WST/W01-001": 1}}}
+    body = r.json()["error"]
+    assert body["code"] == "conflict" and r["ETag"].endswith('-v2"')
+    assert body["params"]["current_version"] == 2 and body["params"]["base_version"] == 1
+    assert body["params"]["changes"]["zones"] == {"main": {"added": {"WST/W01-011": 1}, "removed": {"WST/W01-001": 1}}}
     r = c.patch(url, {"name": "other tab"}, format="json", HTTP_IF_MATCH=etag_v1)
-    assert r.status_code == 412 and r.json()["current_version"] == 2 and r["ETag"].endswith('-v2"')
+    assert r.status_code == 412 and r.json()["error"]["params"]["current_version"] == 2 and r["ETag"].endswith('-v2"')
+    assert r.json()["error"]["code"] == "precondition_failed"
     assert Deck.objects.get(pk=deck["id"]).name == "My deck"
     assert DeckVersion.objects.filter(deck_id=deck["id"]).count() == 2
     assert c.get(url, HTTP_IF_NONE_MATCH=etag_v1).status_code == 200
     # no precondition at all: 428; unreadable If-Match: 400
-    assert c.patch(url, {"name": "x"}, format="json").status_code == 428
+    r = c.patch(url, {"name": "x"}, format="json")
+    assert r.status_code == 428 and r.json()["error"]["code"] == "precondition_required"
+    assert r.json()["error"]["params"] == {"current_version": 2}
     assert c.patch(url, {"name": "x"}, format="json", HTTP_IF_MATCH="garbage").status_code == 400
     assert c.patch(url, {"name": "x", "game": "pc", "base_version": 2}, format="json").status_code == 400
 

@@ -48,7 +48,7 @@ def test_put_without_a_field_is_a_400_naming_it_and_saves_nothing(setup, missing
     del body[missing]
     r = c.put(f"/api/v1/decks/{deck['id']}/", body, format="json", HTTP_IF_MATCH=etag)
     assert r.status_code == 400, r.content
-    assert list(r.json()) == [missing], r.json()
+    assert list(r.json()["error"]["fields"]) == [missing], r.json()
     d = Deck.objects.get(pk=deck["id"])
     assert (d.version, d.name) == (1, "Idols")
 
@@ -59,7 +59,7 @@ def test_put_without_cards_is_a_400_naming_them(setup):
     del body["zones"]
     r = c.put(f"/api/v1/decks/{deck['id']}/", body, format="json", HTTP_IF_MATCH=etag)
     assert r.status_code == 400
-    assert "PATCH" in r.json()["zones"][0]
+    assert "PATCH" in r.json()["error"]["fields"]["zones"][0]
     assert Deck.objects.get(pk=deck["id"]).zones == legal_deck(g.WS)
     # cards as text or entries are the whole deck too
     r = c.put(f"/api/v1/decks/{deck['id']}/", {**body, "text": "4 WST/W01-001"}, format="json", HTTP_IF_MATCH=etag)
@@ -71,7 +71,7 @@ def test_an_empty_put_names_every_missing_field(setup):
     c, deck, etag = setup
     r = c.put(f"/api/v1/decks/{deck['id']}/", {}, format="json", HTTP_IF_MATCH=etag)
     assert r.status_code == 400
-    assert {"name", "game", "description", "visibility"} <= set(r.json())
+    assert {"name", "game", "description", "visibility"} <= set(r.json()["error"]["fields"])
 
 
 def test_patch_still_changes_only_what_it_is_given(setup):
@@ -89,7 +89,7 @@ def test_put_keeps_the_version_preconditions(setup):
     assert (r.status_code, r.json()["version"]) == (200, 2)
     assert c.put(url, full(deck, name="late"), format="json", HTTP_IF_MATCH=etag).status_code == 412
     r = c.put(url, full(deck, name="late", base_version=1), format="json")
-    assert r.status_code == 409 and r.json()["current_version"] == 2
+    assert r.status_code == 409 and r.json()["error"]["params"]["current_version"] == 2
     assert c.put(url, full(deck, game=g.PC), format="json", HTTP_IF_MATCH='"deck-1-v2"').status_code == 400
     d = Deck.objects.get(pk=deck["id"])
     assert (d.version, d.name, d.description) == (2, "Idols", "second")

@@ -58,7 +58,7 @@ def test_connection_killed_mid_save_gives_an_error_and_no_corrupted_deck(owner, 
             r = c.patch(f"/api/v1/decks/{deck.pk}/", {"name": "half", "base_version": 1, "text": "4 B"},
                         format="json")
             assert r.status_code >= 500 and r["Content-Type"] == "application/json", r.status_code
-            assert "detail" in r.json()
+            assert r.json()["error"]["code"] == "server_error"
         else:
             c = Client(raise_request_exception=False)
             c.force_login(user)

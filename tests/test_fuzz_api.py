@@ -4,7 +4,8 @@ Every operation, anonymous and signed in with a token, a bounded number of gener
 (``FUZZ_EXAMPLES``, default 8; the whole file stays well under three minutes on two cores):
 - never a 5xx;
 - every status code, content type, header and body is the one the schema documents;
-- every error (4xx) is a JSON object of one of the documented error shapes;
+- every error (4xx) is the one error object ``{"error": {"code", "message", "params", ...}}``
+  (config/errors.py; plain text for the text export);
 
 - negative data (``test_api_rejects_invalid_input``): requests that break the schema (wrong types,
   values outside an enum or a range, missing required fields, empty typed parameters) must get a
@@ -31,7 +32,6 @@ from rest_framework.throttling import SimpleRateThrottle
 from schemathesis import checks as sc
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
-ERROR_KEYS = {"detail", "error", "errors"}
 
 
 @pytest.fixture
@@ -76,8 +76,8 @@ schema = _load_schema()
 
 
 def error_is_a_documented_object(ctx, response, case) -> bool | None:
-    """Any 4xx is JSON: an object with ``detail``, ``error`` or ``errors``, or (validation errors)
-    an object mapping each bad field to its messages."""
+    """Any 4xx is JSON: the one error object ``{"error": {"code", "message", "params"[, "fields"]
+    [, "details"]}}`` (config/errors.py)."""
     if response.status_code < 400:
         return None
     ctype = response.headers.get("content-type", [""])
@@ -87,10 +87,12 @@ def error_is_a_documented_object(ctx, response, case) -> bool | None:
         return None
     assert "application/json" in ctype, f"{response.status_code} answered with {ctype!r}: {response.text[:200]}"
     body = json.loads(response.text)
-    assert isinstance(body, dict) and body, f"error body is not a non-empty object: {response.text[:200]}"
-    if not ERROR_KEYS & set(body):
-        for field, messages in body.items():
-            assert isinstance(field, str) and isinstance(messages, list | dict), (field, messages)
+    assert isinstance(body, dict) and set(body) == {"error"}, f"not the error object: {response.text[:200]}"
+    error = body["error"]
+    assert {"code", "message", "params"} <= set(error) <= {"code", "message", "params", "fields", "details"}, error
+    assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str), error
+    for field, messages in error.get("fields", {}).items():
+        assert isinstance(field, str) and isinstance(messages, list), (field, messages)
     return None
 
 
@@ -141,7 +143,7 @@ def test_card_list(fuzz_app, params):
     if r.status_code == 200:
         assert {"count", "results"} <= set(body)
     else:
-        assert set(body["error"]) >= {"code", "message"}, body
+        assert set(body) == {"error"} and set(body["error"]) >= {"code", "message", "params"}, body
 
 
 # -- negative data: requests that break the schema must be refused with a 4xx ---------------------

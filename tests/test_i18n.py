@@ -237,7 +237,7 @@ def test_search_error_in_each_language(client, query, code):
     bodies = {lang: client.get("/api/v1/cards/", {"q": query}, HTTP_ACCEPT_LANGUAGE=lang).json()["error"]
               for lang in ("en", "ja", "zh-hans")}
     assert {b["code"] for b in bodies.values()} == {code}
-    assert len({b["position"] for b in bodies.values()}) == 1
+    assert len({b["params"]["position"] for b in bodies.values()}) == 1
     en, ja, zh = bodies["en"]["message"], bodies["ja"]["message"], bodies["zh-hans"]["message"]
     assert en.isascii() and not ja.isascii() and not zh.isascii() and ja != zh
     assert re.search(r"[\u3040-\u30ff]", ja), ja  # kana: Japanese, not Chinese
@@ -347,10 +347,10 @@ def test_playtest_api_errors_in_each_language(client, settings):
         r = client.post("/api/v1/playtests/", {"game": "ws", "text": text, "games": 0}, content_type="application/json",
                         HTTP_ACCEPT_LANGUAGE=lang)
         assert r.status_code == 400, r.content
-        out[lang] = {e["code"]: e["message"] for e in r.json()["errors"]}
+        out[lang] = {e["code"]: e["message"] for e in r.json()["error"]["details"]}
         r = client.post("/api/v1/playtests/", {"game": "ws", "text": "4 NOPE-404\n", "games": 5},
                         content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
-        out[lang].update({e["code"]: e["message"] for e in r.json()["errors"]})
+        out[lang].update({e["code"]: e["message"] for e in r.json()["error"]["details"]})
     assert out["en"].keys() == out["ja"].keys() == out["zh-hans"].keys() >= {"min_value", "unknown_card"}
     assert out["en"]["min_value"] == "games must be at least 1 (got 0)"
     assert out["ja"]["min_value"] == "ゲーム数は 1 以上にしてください(受け取った値: 0)"

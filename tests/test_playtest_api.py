@@ -70,16 +70,18 @@ def test_text_errors_name_the_lines_and_codes(client, toy_engine, toy_cards, inl
                                               django_capture_on_commit_callbacks):
     r = post(client, {"game": GAME, "text": "4 TOY-001\nfour TOY-002\n", "games": 5}, django_capture_on_commit_callbacks)
     assert r.status_code == 400
-    assert r.json()["errors"][0]["line"] == 2 and "line 2" in r.json()["errors"][0]["message"]
+    details = r.json()["error"]["details"]
+    assert r.json()["error"]["code"] == "invalid"
+    assert details[0]["line"] == 2 and "line 2" in details[0]["message"]
     r = post(client, {"game": GAME, "text": toy_text() + "2 TOY-999\n", "games": 5}, django_capture_on_commit_callbacks)
     assert r.status_code == 400
-    err = next(e for e in r.json()["errors"] if e["code"] == "unknown_card")
+    err = next(e for e in r.json()["error"]["details"] if e["code"] == "unknown_card")
     assert err["codes"] == ["TOY-999"] and "TOY-999" in err["message"]
     r = post(client, {"game": GAME, "text": "4 TOY-001\n", "games": 5}, django_capture_on_commit_callbacks)
     assert r.status_code == 400
-    assert any(e["code"] == "deck_size" for e in r.json()["errors"])  # construction rules apply
+    assert any(e["code"] == "deck_size" for e in r.json()["error"]["details"])  # construction rules apply
     r = post(client, {"text": toy_text(), "games": 5}, django_capture_on_commit_callbacks)
-    assert r.status_code == 400 and "game" in r.json()
+    assert r.status_code == 400 and "game" in r.json()["error"]["fields"]
     r = post(client, {"game": GAME, "text": toy_text(), "deck": 4, "games": 5}, django_capture_on_commit_callbacks)
     assert r.status_code == 400 and "exactly one deck source" in str(r.json())
     assert PlaytestJob.objects.count() == 0
@@ -194,14 +196,14 @@ def test_limits_over_the_api(client, toy_engine, toy_cards, inline_jobs, setting
     settings.PLAYTEST_MAX_ACTIVE_ANON = 1
     r = post(client, {"game": GAME, "text": toy_text(), "games": 51}, django_capture_on_commit_callbacks)
     assert r.status_code == 400
-    assert r.json()["errors"][0]["field"] == "games" and "at most 50 games" in r.json()["detail"]
+    assert r.json()["error"]["details"][0]["field"] == "games" and "at most 50 games" in r.json()["error"]["message"]
     r = post(client, {"game": GAME, "text": toy_text(), "games": 10, "turn_cap": 500}, django_capture_on_commit_callbacks)
-    assert r.status_code == 400 and "turn_cap" in r.json()["detail"]
+    assert r.status_code == 400 and "turn_cap" in r.json()["error"]["message"]
     r = post(client, {"game": GAME, "text": toy_text(), "games": 10}, django_capture_on_commit_callbacks, execute=False)
     assert r.status_code == 202
     r = post(client, {"game": GAME, "text": toy_text(), "games": 10}, django_capture_on_commit_callbacks, execute=False)
     assert r.status_code == 429 and r["Retry-After"]
-    assert "limit is 1" in r.json()["detail"]
+    assert r.json()["error"]["code"] == "too_many_active_jobs" and "limit is 1" in r.json()["error"]["message"]
 
 
 def test_creation_is_rate_limited_with_retry_after(client, toy_engine, toy_cards, inline_jobs, settings,
@@ -211,7 +213,8 @@ def test_creation_is_rate_limited_with_retry_after(client, toy_engine, toy_cards
         assert post(client, {"game": GAME, "text": toy_text(), "games": 5}, django_capture_on_commit_callbacks).status_code == 202
     r = post(client, {"game": GAME, "text": toy_text(), "games": 5}, django_capture_on_commit_callbacks)
     assert r.status_code == 429
-    assert int(r["Retry-After"]) > 0 and "too many playtest jobs" in r.json()["detail"]
+    assert int(r["Retry-After"]) > 0 and "too many playtest jobs" in r.json()["error"]["message"]
+    assert r.json()["error"]["code"] == "throttled" and r.json()["error"]["params"]["wait"] > 0
 
 
 def test_compare_api(client, toy_engine, toy_cards, inline_jobs, settings, django_capture_on_commit_callbacks):
@@ -242,7 +245,8 @@ def test_delete_finished_job_only_by_owner(client, toy_engine, toy_cards, inline
     running = post(client, {"game": GAME, "text": toy_text(), "games": 10}, django_capture_on_commit_callbacks,
                    execute=False).json()
     r = client.delete(f"/api/v1/playtests/{running['id']}/")
-    assert r.status_code == 409 and "cancel it before deleting" in r.json()["detail"]
+    assert r.status_code == 409 and "cancel it before deleting" in r.json()["error"]["message"]
+    assert r.json()["error"]["code"] == "job_active"
     client.post(f"/api/v1/playtests/{running['id']}/cancel/")
     stranger = APIClient()
     assert stranger.delete(f"/api/v1/playtests/{running['share_slug']}/").status_code == 403

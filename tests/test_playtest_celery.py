@@ -178,7 +178,9 @@ def test_unreachable_broker_fails_job_with_503(settings):
         app._pool = None
         app.amqp._producer_pool = None
     assert r.status_code == 503, r.content
-    assert r["Retry-After"] and "could not be reached" in r.json()["detail"]
+    error = r.json()["error"]
+    assert r["Retry-After"] and error["code"] == "queue_unavailable" and "could not be reached" in error["message"]
+    assert error["params"]["job"]["status"] == "failed"
     assert PlaytestJob.objects.get().status == "failed"
 
 

@@ -160,7 +160,8 @@ def test_share_slugs_are_random_long_and_not_derived_from_ids(people, decks):
     s = decks["unlisted"].slug
     for guess in (s[:-1] + ("A" if s[-1] != "A" else "B"), s[:8], str(decks["unlisted"].pk), "1", "a" * 16, "a" * 33):
         r = api().get(f"/api/v1/shared/{guess}/")
-        assert r.status_code == 404 and r.json() == {"detail": "no deck behind this link"}, guess
+        assert r.status_code == 404 and r.json() == {
+            "error": {"code": "not_found", "message": "no deck behind this link", "params": {}}}, guess
     # The entropy figure itself: token_urlsafe(12) = 16 characters of 6 bits.
     assert math.log2(64) * len(s) >= 96
 

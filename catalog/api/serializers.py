@@ -80,22 +80,3 @@ class CardDetailSerializer(CardSerializer):
         data = super().to_representation(instance)
         data["printings"] = CardPrintingSerializer(instance.printings.all(), many=True).data
         return data
-
-
-class CardErrorBodySerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="machine-readable kind, e.g. unknown_field, bad_number, not_found")
-    message = serializers.CharField(help_text="what is wrong, in words")
-    position = serializers.IntegerField(
-        allow_null=True, help_text="0-based character offset in `query` where the problem is (query errors)"
-    )
-    query = serializers.CharField(allow_null=True, help_text="the query (or order) string that failed, if any")
-    fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False,
-        help_text="invalid parameters -> messages (filter parameter errors)",
-    )
-
-
-class CardErrorSerializer(serializers.Serializer):
-    """Every error of the cards API: `{"error": {"code", "message", "position", "query"}}`."""
-
-    error = CardErrorBodySerializer()

@@ -3,20 +3,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from config.errors import AppError
 
-class QueryError(ValueError):
-    """A query that cannot be run: ``code`` (machine-readable), ``message`` (words), ``position``
-    (0-based character offset in ``query`` where the problem is)."""
+
+class QueryError(AppError):
+    """A query that cannot be run: ``code`` (machine-readable: ``unknown_field``, ``bad_value``,
+    ``syntax`` ...), ``message`` (words, in the active language), ``position`` (0-based character
+    offset in ``query`` where the problem is). A 400; ``params`` carry ``position`` and ``query``.
+
+    The search writes English (``english``); ``message`` is that text in the language of the request
+    (``catalog.i18n.query_error_message``)."""
+
+    status = 400
 
     def __init__(self, code: str, message: str, position: int, query: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code, params={"position": position, "query": query})
+        self.english = message
         self.position = position
         self.query = query
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "position": self.position, "query": self.query}
+    @property
+    def message(self) -> str:
+        from catalog.i18n import query_error_message
+
+        return query_error_message(self)
+
+    @message.setter
+    def message(self, value: Any) -> None:
+        self.english = str(value)
 
     def __repr__(self) -> str:
-        return f"QueryError({self.code!r}, {self.message!r}, position={self.position})"
+        return f"QueryError({self.code!r}, {self.english!r}, position={self.position})"

@@ -24,6 +24,7 @@ from ..models import Deck, DeckVersion, Visibility
 from ..selectors import (
     deck_can_edit,
     deck_diff,
+    deck_export_text,
     deck_get,
     deck_get_by_slug,
     deck_list,
@@ -36,6 +37,7 @@ from ..services import (
     DeckConflict,
     DeckInputError,
     DeckPermissionDenied,
+    DeckVersionRequired,
     deck_create,
     deck_delete,
     deck_fork,
@@ -66,16 +68,13 @@ class PlainTextRenderer(BaseRenderer):
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
         if isinstance(data, str):
             return data.encode()
-        if isinstance(data, dict) and "detail" in data:
-            return str(data["detail"]).encode()
-        if isinstance(data, dict):  # field errors: one "field: message" line each (not a Python repr)
-            return "\n".join(f"{k}: {' '.join(map(str, v if isinstance(v, list) else [v]))}"
-                             for k, v in data.items()).encode()
+        error = data.get("error") if isinstance(data, dict) else None
+        if isinstance(error, dict):  # the error object: its message, or one "field: message" line per field
+            fields = error.get("fields") or {}
+            if fields:
+                return "\n".join(f"{k}: {' '.join(map(str, v))}" for k, v in fields.items()).encode()
+            return str(error.get("message", "")).encode()
         return str(data).encode()
-
-
-def _input_error(exc: DeckInputError) -> ValidationError:
-    return ValidationError({exc.field: [exc.message]})
 
 
 def _with_etag(response: Response, deck: Deck) -> Response:
@@ -107,12 +106,9 @@ class ValidateView(APIView):
         s = ValidateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        try:
-            from ..services import zones_normalize
+        from ..services import zones_normalize
 
-            zones = zones_normalize(d["parsed_zones"])
-        except DeckInputError as exc:
-            raise _input_error(exc) from None
+        zones = zones_normalize(d["parsed_zones"])  # DeckInputError: a 400 naming the field
         report = deck_validate(game=d["game"], zones=zones, partner=d.get("partner"))
         if d["parse_errors"]:
             report["errors"] = d["parse_errors"] + report["errors"]
@@ -136,8 +132,6 @@ class DeckListView(APIView):
         OpenApiParameter("visibility", {"type": "string", "enum": list(Visibility.values)}),
         *PAGE_PARAMETERS])
     def get(self, request: Request) -> Response:
-        from ..filters import DeckFilterError
-
         params = request.query_params
         reject_empty(params, ("game", "visibility", "owner"))
         filters = {k: params.get(k) for k in ("game", "owner", "q", "visibility")}
@@ -145,10 +139,7 @@ class DeckListView(APIView):
         paginator = StrictPageNumberPagination()
         paginator.get_page_size(request)  # bad paging parameters are a 400 before any query
         paginator.get_page_number(request, None)
-        try:
-            qs = deck_list(user=request.user, filters=filters)
-        except DeckFilterError as exc:
-            raise ValidationError(exc.errors) from None
+        qs = deck_list(user=request.user, filters=filters)  # DeckFilterError: a 400 naming the parameter
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(DeckSerializer(page, many=True, context={"request": request}).data)
 
@@ -157,15 +148,12 @@ class DeckListView(APIView):
         s = DeckWriteSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        missing = {f: ["this field is required"] for f in ("name", "game") if f not in d}
+        missing = {f: [gettext("this field is required")] for f in ("name", "game") if f not in d}
         if missing:
             raise ValidationError(missing)
-        try:
-            deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["parsed_zones"] or {},
-                               description=d.get("description", ""), visibility=d.get("visibility", "private"),
-                               note=d.get("note", ""))
-        except DeckInputError as exc:
-            raise _input_error(exc) from None
+        deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["parsed_zones"] or {},
+                           description=d.get("description", ""), visibility=d.get("visibility", "private"),
+                           note=d.get("note", ""))
         return _with_etag(Response(_detail(deck, request), status=status.HTTP_201_CREATED), deck)
 
 
@@ -184,13 +172,13 @@ class DeckObjectMixin:
     def get_deck(self, request: Request, pk: int) -> Deck:
         deck = deck_get(deck_id=pk, user=request.user)
         if deck is None:
-            raise NotFound("no such deck (or it is not shared with you)")
+            raise NotFound(gettext("no such deck (or it is not shared with you)"))
         return deck
 
     def get_own_deck(self, request: Request, pk: int) -> Deck:
         deck = self.get_deck(request, pk)
         if not deck_can_edit(deck=deck, user=request.user):
-            raise PermissionDenied("only the owner can change this deck")
+            raise PermissionDenied(gettext("only the owner can change this deck"))
         return deck
 
 
@@ -237,24 +225,17 @@ class DeckDetailView(DeckObjectMixin, APIView):
         elif "base_version" in d:
             base = d["base_version"]
         elif if_match is None:
-            return Response(
-                {"detail": gettext("say which version your edit is based on: send If-Match (the ETag) or base_version"),
-                 "current_version": deck.version},
-                status=status.HTTP_428_PRECONDITION_REQUIRED,
-            )
+            raise DeckVersionRequired(
+                gettext("say which version your edit is based on: send If-Match (the ETag) or base_version"),
+                params={"current_version": deck.version})
         try:
             deck = deck_update(deck=deck, user=request.user, base_version=base, name=d.get("name"),
                                description=d.get("description"), visibility=d.get("visibility"),
                                zones=d["parsed_zones"], note=d.get("note", ""))
-        except DeckInputError as exc:
-            raise _input_error(exc) from None
-        except DeckPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DeckConflict as exc:
-            code = status.HTTP_412_PRECONDITION_FAILED if precondition == "header" else status.HTTP_409_CONFLICT
-            resp = Response({"detail": str(exc), "current_version": exc.current_version,
-                             "base_version": exc.base_version, "changes": exc.changes}, status=code)
-            return _with_etag(resp, exc.deck)
+        except DeckConflict as exc:  # 409, or 412 when the base came from If-Match
+            if precondition == "header":
+                exc.precondition_failed()
+            raise
         return _with_etag(Response(_detail(deck, request)), deck)
 
     @extend_schema(responses={204: None}, operation_id="decks_destroy")
@@ -281,7 +262,8 @@ class DeckVersionDetailView(DeckObjectMixin, APIView):
         deck = self.get_deck(request, pk)
         v = deck_version_get(deck=deck, number=number)
         if v is None:
-            raise NotFound(f"deck has no version {number} (latest is {deck.version})")
+            raise NotFound(gettext("deck has no version %(version)s (latest is %(latest)s)") % {
+                "version": number, "latest": deck.version})
         return Response(DeckVersionDetailSerializer(v).data)
 
 
@@ -301,18 +283,17 @@ class DeckVersionRestoreView(DeckObjectMixin, APIView):
                 raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
             base = int(m.group(1))
         if base is None:
-            return Response({"detail": gettext("send base_version or If-Match"), "current_version": deck.version},
-                            status=status.HTTP_428_PRECONDITION_REQUIRED)
+            raise DeckVersionRequired(gettext("send base_version or If-Match"), params={"current_version": deck.version})
         if isinstance(base, bool) or not str(base).isdigit():
             raise ValidationError({"base_version": [gettext("must be a version number")]})
         try:
             deck = deck_restore(deck=deck, user=request.user, version=number, base_version=int(base))
-        except DeckInputError as exc:
+        except DeckInputError as exc:  # no such version: 404
             raise NotFound(exc.message) from None
-        except DeckConflict as exc:
-            code = status.HTTP_412_PRECONDITION_FAILED if if_match else status.HTTP_409_CONFLICT
-            return _with_etag(Response({"detail": str(exc), "current_version": exc.current_version,
-                                        "base_version": exc.base_version, "changes": exc.changes}, status=code), exc.deck)
+        except DeckConflict as exc:  # 409, or 412 when the base came from If-Match
+            if if_match:
+                exc.precondition_failed()
+            raise
         return _with_etag(Response(_detail(deck, request)), deck)
 
 
@@ -352,10 +333,8 @@ def _fork(request: Request, deck: Deck, *, via_link: bool) -> Response:
     try:
         fork = deck_fork(deck=deck, user=request.user, version=version, name=s.validated_data.get("name"),
                          via_link=via_link)
-    except DeckInputError as exc:
-        raise _input_error(exc) from None
     except DeckPermissionDenied:
-        raise NotFound("no such deck (or it is not shared with you)") from None
+        raise NotFound(gettext("no such deck (or it is not shared with you)")) from None
     return _with_etag(Response(_detail(fork, request), status=status.HTTP_201_CREATED), fork)
 
 
@@ -380,10 +359,7 @@ class DeckShareView(DeckObjectMixin, APIView):
         deck = self.get_own_deck(request, pk)
         s = VersionRefSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        try:
-            link = share_link_create(deck=deck, user=request.user, version=s.validated_data.get("version"))
-        except DeckInputError as exc:
-            raise _input_error(exc) from None
+        link = share_link_create(deck=deck, user=request.user, version=s.validated_data.get("version"))
         return Response(ShareLinkSerializer(link, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -415,11 +391,10 @@ def _export(request: Request, deck: Deck) -> Response:
     try:
         snap = deck_snapshot(deck=deck, version=version)
     except DeckVersion.DoesNotExist:
-        raise NotFound(f"deck has no version {version} (latest is {deck.version})") from None
+        raise NotFound(gettext("deck has no version %(version)s (latest is %(latest)s)") % {
+            "version": version, "latest": deck.version}) from None
     if request.accepted_renderer.format == "text":
-        from ..views import export_text
-
-        resp = Response(export_text(deck, snap))
+        resp = Response(deck_export_text(deck=deck, snapshot=snap))
         resp["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}-v{snap["version"]}.txt"'
         return resp
     return Response({"id": deck.pk, "owner": deck.owner.username, **snap})
@@ -432,7 +407,7 @@ class SharedDeckView(APIView):
     def get(self, request: Request, slug: str) -> Response:
         deck = deck_get_by_slug(slug, user=request.user)
         if deck is None:
-            raise NotFound("no deck behind this link")
+            raise NotFound(gettext("no deck behind this link"))
         pinned = deck.shared_version
         data = _detail(deck, request)
         if pinned is not None and pinned != deck.version:
@@ -450,6 +425,6 @@ class SharedDeckForkView(APIView):
     def post(self, request: Request, slug: str) -> Response:
         deck = deck_get_by_slug(slug, user=request.user)
         if deck is None:
-            raise NotFound("no deck behind this link")
+            raise NotFound(gettext("no deck behind this link"))
         with transaction.atomic():
             return _fork(request, deck, via_link=True)

@@ -123,9 +123,3 @@ class GameLogSerializer(serializers.Serializer):
                   "kind_label in the request's language")
     truncated = serializers.BooleanField()
     text = StrictCharField(help_text="the whole log as English text")
-
-
-class ErrorSerializer(serializers.Serializer):
-    # Refusals with a reason name the field (errors); "not found"/"not yours" carry only detail.
-    detail = StrictCharField(required=False)
-    errors = serializers.ListField(child=serializers.DictField(), required=False)
