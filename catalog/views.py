@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from rules import games as g
 from rules.cards import GAME_STATS
 
-from .api.pagination import COUNT_CAP, CappedPaginator
 from .i18n import query_error_localize
 from .labels import color_label, trigger_label
 from .models import Card
+from .pagination import COUNT_CAP, CappedPaginator
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER
 from .search.help import EXAMPLES, GENERAL_EXAMPLES

@@ -169,6 +169,14 @@ def cards_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRecord]:
     return card_records_resolve(game=game, codes=codes)
 
 
+def deck_export_text(*, deck: Deck, snapshot: Mapping[str, Any]) -> str:
+    """A version of ``deck`` (``deck_snapshot``) as deck text with card names, under a ``//`` header
+    line naming the deck, its game and the version (the pages' and the API's text export)."""
+    cards = cards_resolve(game=deck.game, codes={c for z in snapshot["zones"].values() for c in z})
+    header = f"// {snapshot['name']} — {g.GAME_NAMES[deck.game]} — version {snapshot['version']}\n"
+    return header + zones_to_text(snapshot["zones"], {code: rec.name for code, rec in cards.items()})
+
+
 def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None) -> dict[str, Any]:
     """Validate a deck against its game's construction rules, resolving all codes in one query."""
     from rules.construction import validate_deck

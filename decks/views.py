@@ -27,6 +27,7 @@ from .selectors import (
     cards_resolve,
     deck_can_edit,
     deck_diff,
+    deck_export_text,
     deck_get,
     deck_get_by_slug,
     deck_list,
@@ -72,12 +73,6 @@ def _own_deck_or_404(request: HttpRequest, pk: int) -> Deck:
 
 def _names(cards: Mapping[str, CardRecord]) -> dict[str, str]:
     return {code: rec.name for code, rec in cards.items()}
-
-
-def export_text(deck: Deck, snap: Mapping[str, Any]) -> str:
-    cards = cards_resolve(game=deck.game, codes={c for z in snap["zones"].values() for c in z})
-    header = f"// {snap['name']} — {g.GAME_NAMES[deck.game]} — version {snap['version']}\n"
-    return header + zones_to_text(snap["zones"], _names(cards))
 
 
 def card_stats(card: Any) -> str:
@@ -455,7 +450,7 @@ def _export_snapshot(request: HttpRequest, pk: int | None = None, slug: str | No
 
 def deck_export_text_view(request: HttpRequest, pk: int | None = None, slug: str | None = None) -> HttpResponse:
     deck, snap = _export_snapshot(request, pk, slug)
-    resp = HttpResponse(export_text(deck, snap), content_type="text/plain; charset=utf-8")
+    resp = HttpResponse(deck_export_text(deck=deck, snapshot=snap), content_type="text/plain; charset=utf-8")
     resp["Content-Disposition"] = f'inline; filename="deck-{deck.pk}-v{snap["version"]}.txt"'
     return resp
 

@@ -1,84 +1,17 @@
-"""Page-number pagination whose count is capped, so a query matching most of a huge catalog does
-not pay for an exact COUNT(*) over every matching row.
-
-Up to ``COUNT_CAP`` matches the count is exact. Past it the count says "more than COUNT_CAP"
-(``count_exact: false``, ``pages: null``) and pages stay reachable: a page exists when it has cards,
-and ``next`` is offered when a row past the page exists.
-"""
+"""The cards API's pagination: ``CardPagination`` over the capped paginator of
+``catalog.pagination`` (exact counts up to ``COUNT_CAP``, every page reachable past it)."""
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import EmptyPage, InvalidPage, Page, PageNotAnInteger, Paginator
-from django.utils.functional import cached_property
+from django.core.paginator import InvalidPage
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from config.params import StrictPageNumberPagination, int_param
 
-COUNT_CAP = 1_000
-MAX_PAGE = 10_000
-
-
-def _as_int(number: Any) -> int | None:
-    try:
-        return int(number) if not isinstance(number, float) or number.is_integer() else None
-    except (TypeError, ValueError):
-        return None
-
-
-class CappedPage(Page):
-    has_more = False  # set when one row past the page was found (count not exact)
-
-    def has_next(self) -> bool:
-        if self.paginator.count_exact:
-            return super().has_next()
-        return self.has_more
-
-
-class CappedPaginator(Paginator):
-    """``load`` turns a sliced queryset into the page's rows (default: evaluate it)."""
-
-    def __init__(self, object_list, per_page, *args, load=list, **kwargs) -> None:
-        super().__init__(object_list, per_page, *args, **kwargs)
-        self.load = load
-
-    @cached_property
-    def count(self) -> int:
-        qs = self.object_list
-        if hasattr(qs, "query"):
-            return qs.order_by()[: COUNT_CAP + 1].count()
-        return len(qs)
-
-    @property
-    def count_exact(self) -> bool:
-        return self.count <= COUNT_CAP
-
-    def validate_number(self, number: Any) -> int:
-        if self.count_exact:
-            return super().validate_number(number)
-        value = _as_int(number)
-        if value is None:
-            raise PageNotAnInteger("That page number is not an integer")
-        if value < 1 or value > MAX_PAGE:
-            raise EmptyPage("That page contains no results")
-        return value
-
-    def page(self, number: Any) -> Page:
-        number = self.validate_number(number)
-        bottom = (number - 1) * self.per_page
-        if self.count_exact:
-            return CappedPage(self.load(self.object_list[bottom: bottom + self.per_page]), number, self)
-        rows = self.load(self.object_list[bottom: bottom + self.per_page + 1])  # one more: is there a next page?
-        if not rows and number > 1:
-            raise EmptyPage("That page contains no results")
-        page = CappedPage(rows[: self.per_page], number, self)
-        page.has_more = len(rows) > self.per_page
-        return page
-
-    @property
-    def pages_or_none(self) -> int | None:
-        return self.num_pages if self.count_exact else None
+from .. import pagination as capped
+from ..pagination import MAX_PAGE, CappedPaginator
 
 
 class CardPagination(StrictPageNumberPagination):
@@ -108,7 +41,7 @@ class CardPagination(StrictPageNumberPagination):
         paginator = self.page.paginator
         exact = paginator.count_exact
         return Response({
-            "count": min(paginator.count, COUNT_CAP),
+            "count": min(paginator.count, capped.COUNT_CAP),
             "count_exact": exact,
             "page": self.page.number,
             "pages": paginator.pages_or_none,
@@ -123,8 +56,8 @@ class CardPagination(StrictPageNumberPagination):
             "type": "object",
             "required": ["count", "count_exact", "page", "pages", "page_size", "next", "previous", "results"],
             "properties": {
-                "count": {"type": "integer", "description": f"matching cards, exact up to {COUNT_CAP}"},
-                "count_exact": {"type": "boolean", "description": f"false when more than {COUNT_CAP} match"},
+                "count": {"type": "integer", "description": f"matching cards, exact up to {capped.COUNT_CAP}"},
+                "count_exact": {"type": "boolean", "description": f"false when more than {capped.COUNT_CAP} match"},
                 "page": {"type": "integer"},
                 "pages": {"type": "integer", "nullable": True, "description": "null when the count is not exact"},
                 "page_size": {"type": "integer"},
