@@ -90,6 +90,7 @@ def parse_code_rarity(text: str, game: str = g.WS) -> ImportedDeck:
 
 
 def parse_ws_xml_deck(text: str) -> ImportedDeck:
+    """An AlphaC2 ``<deck>`` XML (Weiß Schwarz) into the main deck."""
     deck = ImportedDeck(game=g.WS, format="ws-xml")
     try:
         root = ET.fromstring(text.lstrip("\ufeff").encode("utf-8"))
@@ -100,6 +101,13 @@ def parse_ws_xml_deck(text: str) -> ImportedDeck:
     if root.tag.lower() != "deck":
         deck.error(1, f"root element <{root.tag}>, expected <deck>")
         return deck
+    _read_xml_cards(deck, root)
+    _check_declared_totals(deck, root)
+    return deck
+
+
+def _read_xml_cards(deck: ImportedDeck, root: ET.Element) -> None:
+    """Each ``<Card><ID/><Quantity/></Card>`` into the main deck; bad rows become errors."""
     seen: dict[str, int] = {}
     for index, card in enumerate(root.iter("Card"), start=1):
         raw_id = (card.findtext("ID") or "").strip()
@@ -116,13 +124,17 @@ def parse_ws_xml_deck(text: str) -> ImportedDeck:
         else:
             seen[code] = index
         deck.add("main", code, int(raw_qty))
+
+
+def _check_declared_totals(deck: ImportedDeck, root: ET.Element) -> None:
+    """A note when the ``<DeckData>`` level/climax totals disagree with the ``<Card>`` rows."""
     data = root.find("DeckData")
-    if data is not None:
-        declared = sum(int(el.text) for el in data if el.tag in ("LVL0", "LVL1", "LVL2", "LVL3", "C")
-                       and (el.text or "").strip().isdigit())
-        if declared and declared != deck.total():
-            deck.notes.append(f"<DeckData> totals say {declared} cards; the <Card> rows hold {deck.total()}")
-    return deck
+    if data is None:
+        return
+    declared = sum(int(el.text) for el in data if el.tag in ("LVL0", "LVL1", "LVL2", "LVL3", "C")
+                   and (el.text or "").strip().isdigit())
+    if declared and declared != deck.total():
+        deck.notes.append(f"<DeckData> totals say {declared} cards; the <Card> rows hold {deck.total()}")
 
 
 def parse_chaos_deck(text: str) -> ImportedDeck:

@@ -68,6 +68,33 @@ def _clean(line: str) -> str:
     return "".join(ch for ch in line if ch == "\t" or unicodedata.category(ch)[0] != "C").strip()
 
 
+def _section(line: str, number: int, raw: str) -> tuple[str | None, LineError | None]:
+    """A ``#`` line: the zone it starts, an unknown-section error, or neither (a comment)."""
+    m = _HEADER.match(line)
+    if m and m.group("zone").lower() in ZONES:
+        return m.group("zone").lower(), None
+    if m and len(line.split()) <= 2:
+        return None, LineError(number, f"unknown section {m.group('zone')!r}; expected one of {', '.join(ZONES)}", raw[:200])
+    return None, None
+
+
+def _entry(line: str, zone: str, number: int, raw: str) -> DeckEntry | LineError:
+    m = _ENTRY.match(line)
+    if not m:
+        return LineError(number, "expected 'COUNT CODE' (e.g. '4 DC/W01-001' or '4x DC/W01-001')", raw[:200])
+    count_s = m.group("count") or m.group("count2")
+    code = m.group("code") or m.group("code2")
+    name = (m.group("name") or m.group("name2") or "").strip()
+    if len(count_s.lstrip("+-")) > 4:
+        return LineError(number, f"count {count_s} is too large (at most {MAX_COUNT})", raw[:200])
+    count = int(count_s)
+    if count < 1:
+        return LineError(number, f"count must be at least 1 (got {count})", raw[:200])
+    if count > MAX_COUNT:
+        return LineError(number, f"count {count} is too large (at most {MAX_COUNT})", raw[:200])
+    return DeckEntry(zone=zone, code=code, count=count, line=number, name=name)
+
+
 def parse_deck_text(text: str) -> ParsedDeck:
     """Parse deck text; never raises for bad input, reports it line by line instead."""
     result = ParsedDeck()
@@ -81,32 +108,16 @@ def parse_deck_text(text: str) -> ParsedDeck:
         if not line or line.startswith("//"):
             continue
         if line.startswith("#"):
-            m = _HEADER.match(line)
-            if m and m.group("zone").lower() in ZONES:
-                zone = m.group("zone").lower()
-            elif m and len(line.split()) <= 2 and m.group("zone").lower() not in ZONES:
-                result.errors.append(LineError(
-                    number, f"unknown section {m.group('zone')!r}; expected one of {', '.join(ZONES)}", raw[:200]
-                ))
+            new_zone, error = _section(line, number, raw)
+            zone = new_zone or zone
+            if error is not None:
+                result.errors.append(error)
             continue
-        m = _ENTRY.match(line)
-        if not m:
-            result.errors.append(LineError(number, "expected 'COUNT CODE' (e.g. '4 DC/W01-001' or '4x DC/W01-001')", raw[:200]))
-            continue
-        count_s = m.group("count") or m.group("count2")
-        code = m.group("code") or m.group("code2")
-        name = (m.group("name") or m.group("name2") or "").strip()
-        if len(count_s.lstrip("+-")) > 4:
-            result.errors.append(LineError(number, f"count {count_s} is too large (at most {MAX_COUNT})", raw[:200]))
-            continue
-        count = int(count_s)
-        if count < 1:
-            result.errors.append(LineError(number, f"count must be at least 1 (got {count})", raw[:200]))
-            continue
-        if count > MAX_COUNT:
-            result.errors.append(LineError(number, f"count {count} is too large (at most {MAX_COUNT})", raw[:200]))
-            continue
-        result.entries.append(DeckEntry(zone=zone, code=code, count=count, line=number, name=name))
+        item = _entry(line, zone, number, raw)
+        if isinstance(item, LineError):
+            result.errors.append(item)
+        else:
+            result.entries.append(item)
     return result
 
 
