@@ -1,7 +1,9 @@
-"""``manage.py load_sample_data``: the project's invented sample catalog (and, later, sample decks).
+"""``manage.py load_sample_data``: the project's invented sample catalog, then the sample decks.
 
-Imports every ``fixtures/cards/*.json`` (the game comes from the document) through the same service
-as ``import_cards``; idempotent — a second run finds every card unchanged. ``./dev serve`` runs it.
+Imports every ``fixtures/cards/*.json`` (the game comes from the document) through the same catalog
+service as ``import_cards``, then loads ``fixtures/decks/*.txt`` (``decks.services.sample_decks_load``);
+idempotent — a second run finds every card and deck unchanged. ``./dev serve`` runs it. It lives in
+the decks app because decks build on the catalog (it writes both through their services).
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.importers import FORMATS, load_all
 from catalog.services import card_import
+
+from ...services import DeckInputError, sample_decks_load
 
 
 class Command(BaseCommand):
@@ -45,13 +49,8 @@ class Command(BaseCommand):
             self.stdout.write(summary.text())
 
     def load_decks(self, root: Path) -> None:
-        """Sample decks (``fixtures/decks/<game>-<name>.txt``): loaded by the decks app (issue 4).
-
-        Loaded as public decks of the ``sample`` user by ``decks.services.sample_decks_load``
-        (idempotent; cards are already in the database when it runs).
-        """
-        from decks.services import DeckInputError, sample_decks_load
-
+        """Sample decks (``fixtures/decks/<game>-<name>.txt``) as public decks of the ``sample`` user
+        (``decks.services.sample_decks_load``; idempotent; the cards are already in the database)."""
         if not (root / "decks").is_dir():
             return
         try:
