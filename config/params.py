@@ -55,12 +55,25 @@ def parse_bool(raw: Any) -> bool:
 
 
 def bool_message(raw: Any) -> str:
-    return gettext("must be true or false (or 1/0), got %(value)s") % {"value": repr(str(raw)[:20])}
+    return gettext("must be true or false (or 1/0), got %(value)s") % bool_params(raw)
+
+
+def bool_params(raw: Any) -> dict[str, Any]:
+    return {"value": repr(str(raw)[:20])}
 
 
 def int_message(raw: Any, low: int, high: int) -> str:
-    return gettext("must be a whole number from %(low)s to %(high)s, got %(value)s") % {
-        "low": low, "high": high, "value": repr(str(raw)[:20])}
+    return gettext("must be a whole number from %(low)s to %(high)s, got %(value)s") % int_params(raw, low, high)
+
+
+def int_params(raw: Any, low: int, high: int) -> dict[str, Any]:
+    return {"low": low, "high": high, "value": repr(str(raw)[:20])}
+
+
+def form_error(template: str, params: dict[str, Any]) -> forms.ValidationError:
+    """A form error whose message is ``template % params`` (the way Django and django-filter format
+    it): a value the user typed never goes into the template, so a ``%`` in it stays text."""
+    return forms.ValidationError(gettext(template), code="invalid", params=params)
 
 
 def int_param(params: Mapping[str, Any], name: str, *, low: int = 1, high: int = INT_MAX) -> int | None:
@@ -88,7 +101,7 @@ class StrictBooleanField(forms.Field):
         try:
             return parse_bool(value)
         except ValueError:
-            raise forms.ValidationError(bool_message(value), code="invalid") from None
+            raise form_error("must be true or false (or 1/0), got %(value)s", bool_params(value)) from None
 
 
 class StrictBooleanFilter(filters.BooleanFilter):
@@ -109,11 +122,11 @@ class StrictIntegerField(forms.IntegerField):
             return None
         text = str(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
-        if not digits.isascii() or not digits.isdigit() or len(digits) > 12:
-            raise forms.ValidationError(int_message(value, self.min_value, self.max_value), code="invalid")
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 12 \
+                or not self.min_value <= int(text) <= self.max_value:
+            raise form_error("must be a whole number from %(low)s to %(high)s, got %(value)s",
+                             int_params(value, self.min_value, self.max_value))
         number = int(text)
-        if not self.min_value <= number <= self.max_value:
-            raise forms.ValidationError(int_message(value, self.min_value, self.max_value), code="invalid")
         return number
 
     def validate(self, value: Any) -> None:  # range checked above with one message

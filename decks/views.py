@@ -255,9 +255,9 @@ def _search(deck: Deck, q: str) -> tuple[list, str | None]:
         return [], "search is not available"
     try:
         return list(card_search(q=q, game=deck.game)[:SEARCH_LIMIT]), None
-    except QueryError as exc:
-        where = f" (at position {exc.position + 1})" if exc.position is not None else ""
-        return [], f"{exc.message}{where}"
+    except QueryError as exc:  # its message in the reader's language, as on the search page and in the API
+        where = _("at character %(pos)s") % {"pos": exc.position + 1} if exc.position is not None else ""
+        return [], f"{exc.message} ({where})" if where else exc.message
 
 
 @login_required
@@ -323,7 +323,7 @@ def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
         except DeckConflict:
             continue
         except (DeckInputError, DeckPermissionDenied) as exc:
-            messages.error(request, str(exc))
+            messages.error(request, exc.message)
             return 400
         if d["base_version"] != current.version:
             messages.info(request, _("The deck had changed elsewhere (now version %(version)s); "
@@ -395,7 +395,7 @@ def deck_shared_fork_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         fork = deck_fork(deck=deck, user=request.user, version=deck.shared_version, via_link=True)
     except (DeckInputError, DeckPermissionDenied) as exc:
-        raise Http404(str(exc)) from None
+        raise Http404(exc.message) from None
     messages.success(request, _("Forked “%(name)s” into your decks.") % {"name": deck.name})
     return redirect("deck-detail", pk=fork.pk)
 

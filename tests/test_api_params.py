@@ -32,7 +32,7 @@ def api(settings):
 @pytest.mark.parametrize(("query", "param"), [
     ("level=0.5", "level"), ("level__gte=1e3", "level__gte"), ("power=1.0", "power"), ("cost=abc", "cost"),
     ("level=99999999999999999999", "level"), ("level=", "level"), ("game=", "game"),
-    ("counter=maybe", "counter"), ("counter=null", "counter"),
+    ("counter=maybe", "counter"), ("counter=null", "counter"), ("level=%25", "level"), ("counter=%25s", "counter"),
     ("page=abc", "page"), ("page=0", "page"), ("page=1.5", "page"), ("page=-1", "page"), ("page=", "page"),
     ("page_size=abc", "page_size"), ("page_size=0", "page_size"), ("page_size=201", "page_size"),
 ])
