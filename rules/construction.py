@@ -109,6 +109,14 @@ class DeckState:
     def label(self, code: str) -> str:
         return label(code, self.cards)
 
+    def over_limit(self, zone: str, limit: int, describe: Callable[[int], str]) -> Problems:
+        """``zone_size`` when ``zone`` holds more than ``limit`` cards: ``describe(total); at most ...``."""
+        total = self.total(zone)
+        if total <= limit:
+            return []
+        return [problem("zone_size", f"{describe(total)}; at most {limit} are allowed",
+                        self.zones[zone], zone=zone, count=total, limit=limit)]
+
     def forbid(self, zone: str, test: Callable[[CardRecord], bool], why: str) -> Problems:
         """``zone_not_allowed`` for the cards of ``zone`` that pass ``test``."""
         bad = {c: n for c, n in self.counted(zone).items() if test(self.own[c])}

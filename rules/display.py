@@ -127,3 +127,10 @@ def split_chart(game: str, main: Main) -> ChartData:
 def types_chart(game: str, main: Main) -> ChartData:
     return ChartData("types", gettext_noop("Card types"), count(main, lambda r: (r.card_type,)),
                      g.CARD_TYPES[game], labels="type")
+
+
+def basic_charts(game: str, main: Main, cost_key: str | None = "curve") -> list[ChartData]:
+    """The charts every game shows: the cost curve (under ``cost_key``; None for none), the
+    color/attribute split and the card types."""
+    curve = [cost_curve(main, cost_key)] if cost_key is not None else []
+    return [*curve, split_chart(game, main), types_chart(game, main)]

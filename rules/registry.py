@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from . import games as g
@@ -98,6 +99,23 @@ class GameSpec:
     @property
     def effect_kinds(self) -> tuple[str, ...]:
         return g.EFFECT_KINDS[self.game]
+
+
+def spec_from_modules(game: str, cards: ModuleType, construction: ModuleType, identity: ModuleType,
+                      display: ModuleType, **fields: Any) -> GameSpec:
+    """A game's spec from its package's modules, by the names every game uses: ``cards.CHECKS``
+    (``cards.cost_total``), ``construction.CHECKS`` (``construction.summary``),
+    ``identity.card_identity``, ``identity.IDENTITY_WORDS`` (``identity.copy_limit``),
+    ``display.stat_line``, ``display.deck_charts``; the names in brackets only when the game has them.
+    ``fields`` give the rest (``stats``, ``aliases``, ...)."""
+    optional = {"cost_total": getattr(cards, "cost_total", None),
+                "deck_summary": getattr(construction, "summary", None),
+                "copy_limit": getattr(identity, "copy_limit", None)}
+    return GameSpec(
+        game=game, card_checks=cards.CHECKS, deck_checks=construction.CHECKS, identity=identity.card_identity,
+        identity_words=identity.IDENTITY_WORDS, stat_line=display.stat_line, deck_charts=display.deck_charts,
+        **{name: value for name, value in optional.items() if value is not None}, **fields,
+    )
 
 
 _SPECS: dict[str, GameSpec] = {}

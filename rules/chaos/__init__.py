@@ -3,22 +3,15 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import GameSpec
+from ..registry import spec_from_modules
 from . import cards, construction, display, identity
 
-SPEC = GameSpec(
-    game=g.CHAOS,
+SPEC = spec_from_modules(
+    g.CHAOS, cards, construction, identity, display,
     stats=(
         "gender", "attributes", "atk", "defense", "partner_atk", "partner_def", "title", "person",
         "extra_persons", "timing",
     ),
-    card_checks=cards.CHECKS,
-    deck_checks=construction.CHECKS,
-    identity=identity.card_identity,
-    identity_words=identity.IDENTITY_WORDS,
-    stat_line=display.stat_line,
-    deck_charts=display.deck_charts,
-    deck_summary=construction.summary,
     aliases=("chaostcg",),
     search_examples=(
         ("game:chaos atk>=4 gender:female", gettext_noop("female characters with 4 or more ATK")),

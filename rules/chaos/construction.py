@@ -24,25 +24,18 @@ def one_partner(deck: DeckState) -> Problems:
 
 
 @deck_rule(after="cards")
-def extras_not_in_main(deck: DeckState) -> Problems:
-    return deck.forbid("main", lambda r: r.card_type == "extra",
-                       "EXTRA cards may not be in the main deck (put them under # extra)")
-
-
-@deck_rule(after="cards")
-def extra_deck_holds_extras(deck: DeckState) -> Problems:
-    return deck.forbid("extra", lambda r: r.card_type != "extra", "the extra deck holds EXTRA cards only")
+def extras_in_extra_deck(deck: DeckState) -> Problems:
+    """EXTRA cards in the extra deck, and nothing else there."""
+    return [
+        *deck.forbid("main", lambda r: r.card_type == "extra",
+                     "EXTRA cards may not be in the main deck (put them under # extra)"),
+        *deck.forbid("extra", lambda r: r.card_type != "extra", "the extra deck holds EXTRA cards only"),
+    ]
 
 
 @deck_rule(after="size")
 def extra_deck_size(deck: DeckState) -> Problems:
-    extra_total = deck.total("extra")
-    if extra_total <= EXTRA_LIMIT:
-        return []
-    return [problem(
-        "zone_size", f"the extra deck has {plural(extra_total, 'card')}; at most {EXTRA_LIMIT} are allowed",
-        deck.zones["extra"], zone="extra", count=extra_total, limit=EXTRA_LIMIT,
-    )]
+    return deck.over_limit("extra", EXTRA_LIMIT, lambda n: f"the extra deck has {plural(n, 'card')}")
 
 
 def _partner_fault(deck: DeckState, partner: str) -> str | None:
@@ -75,4 +68,4 @@ def summary(deck: DeckState) -> dict[str, Any]:
     return {"partner": deck.partner}
 
 
-CHECKS = (one_partner, extras_not_in_main, extra_deck_holds_extras, extra_deck_size, partner_valid)
+CHECKS = (one_partner, extras_in_extra_deck, extra_deck_size, partner_valid)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import ChartData, Main, StatLine, count, gettext_noop, split_chart, stat_line_from, types_chart
+from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -23,9 +23,6 @@ def deck_charts(main: Main) -> list[ChartData]:
     atk = count(chars, lambda r: (r.atk or 0,))
     dfn = count(chars, lambda r: (r.defense or 0,))
     spread = tuple(range(0, max([*atk, *dfn], default=0) + 1))
-    return [
-        split_chart(g.CHAOS, main),
-        types_chart(g.CHAOS, main),
-        ChartData("atk", gettext_noop("ATK spread (characters)"), atk, spread),
-        ChartData("def", gettext_noop("DEF spread (characters)"), dfn, spread),
-    ]
+    return [*basic_charts(g.CHAOS, main, cost_key=None),
+            ChartData("atk", gettext_noop("ATK spread (characters)"), atk, spread),
+            ChartData("def", gettext_noop("DEF spread (characters)"), dfn, spread)]

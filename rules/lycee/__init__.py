@@ -3,23 +3,15 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import GameSpec
+from ..registry import spec_from_modules
 from . import cards, construction, display, identity
 
-SPEC = GameSpec(
-    game=g.LYCEE,
+SPEC = spec_from_modules(
+    g.LYCEE, cards, construction, identity, display,
     stats=(
         "attributes", "cost", "cost_detail", "slots", "ap", "dp", "sp", "ex", "dmg",
         "conversion_target", "copy_limit",
     ),
-    card_checks=cards.CHECKS,
-    deck_checks=construction.CHECKS,
-    identity=identity.card_identity,
-    identity_words=identity.IDENTITY_WORDS,
-    copy_limit=identity.copy_limit,
-    stat_line=display.stat_line,
-    deck_charts=display.deck_charts,
-    cost_total=cards.cost_total,
     aliases=("lyceeoverture",),
     search_examples=(
         ("game:lycee ap>=3 ability:dash slot:AF-C", gettext_noop("dash attackers that may enter the center attack slot")),

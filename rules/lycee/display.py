@@ -4,17 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import (
-    ChartData,
-    Main,
-    StatLine,
-    cost_curve,
-    count,
-    gettext_noop,
-    split_chart,
-    stat_line_from,
-    types_chart,
-)
+from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -30,10 +20,6 @@ stat_line = stat_line_from(_stats)
 
 def deck_charts(main: Main) -> list[ChartData]:
     ex = count(main, lambda r: r.attributes or ("star",), weight=lambda r: r.ex or 0)
-    return [
-        cost_curve(main),
-        split_chart(g.LYCEE, main),
-        types_chart(g.LYCEE, main),
-        ChartData("ex", gettext_noop("EX total per attribute"), ex, g.LYCEE_ATTRIBUTES, unit="EX", colored=True,
-                  labels="color"),
-    ]
+    return [*basic_charts(g.LYCEE, main),
+            ChartData("ex", gettext_noop("EX total per attribute"), ex, g.LYCEE_ATTRIBUTES, unit="EX", colored=True,
+                      labels="color")]

@@ -3,18 +3,12 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import GameSpec
+from ..registry import spec_from_modules
 from . import cards, construction, display, identity
 
-SPEC = GameSpec(
-    game=g.PC,
+SPEC = spec_from_modules(
+    g.PC, cards, construction, identity, display,
     stats=("cost", "cp", "rank", "bonus_mark", "connect_attack", "colors", "work", "number"),
-    card_checks=cards.CHECKS,
-    deck_checks=construction.CHECKS,
-    identity=identity.card_identity,
-    identity_words=identity.IDENTITY_WORDS,
-    stat_line=display.stat_line,
-    deck_charts=display.deck_charts,
     aliases=("prism", "prismconnect", "prism_connect"),
     search_examples=(
         ("game:pc cp>4000 rank>=2 bonus:draw", gettext_noop("big characters that draw a card when they give life")),

@@ -4,17 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import (
-    ChartData,
-    Main,
-    StatLine,
-    cost_curve,
-    count,
-    gettext_noop,
-    split_chart,
-    stat_line_from,
-    types_chart,
-)
+from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -29,10 +19,5 @@ stat_line = stat_line_from(_stats)
 
 def deck_charts(main: Main) -> list[ChartData]:
     marks = count(main, lambda r: (r.bonus_mark or "none",))
-    return [
-        cost_curve(main),
-        split_chart(g.PC, main),
-        types_chart(g.PC, main),
-        ChartData("bonus", gettext_noop("Bonus marks"), marks, ("RANK+1", "LIFE+1", "DRAW", "none"),
-                  labels="bonus_mark"),
-    ]
+    return [*basic_charts(g.PC, main),
+            ChartData("bonus", gettext_noop("Bonus marks"), marks, ("RANK+1", "LIFE+1", "DRAW", "none"), labels="bonus_mark")]

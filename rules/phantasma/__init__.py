@@ -3,22 +3,15 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import GameSpec
+from ..registry import spec_from_modules
 from . import cards, construction, display, identity
 
-SPEC = GameSpec(
-    game=g.PHANTASMA,
+SPEC = spec_from_modules(
+    g.PHANTASMA, cards, construction, identity, display,
     stats=(
         "cost", "cost_detail", "mhp", "martial", "agility", "wisdom", "craft", "poise",
         "attack_attribute", "defense_attribute", "ex_condition", "attributes", "work", "number",
     ),
-    card_checks=cards.CHECKS,
-    deck_checks=construction.CHECKS,
-    identity=identity.card_identity,
-    identity_words=identity.IDENTITY_WORDS,
-    stat_line=display.stat_line,
-    deck_charts=display.deck_charts,
-    cost_total=cards.cost_total,
     aliases=("phantasmagoria", "pg"),
     search_examples=(
         ("game:phantasma mhp>=600 martial>=300", gettext_noop("sturdy characters with a strong martial value")),

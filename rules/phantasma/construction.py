@@ -9,19 +9,14 @@ EX_LIMIT = 3
 
 
 @deck_rule(after="cards")
-def ex_skills_not_in_main(deck: DeckState) -> Problems:
-    return deck.forbid("main", lambda r: r.card_type == "ex_skill",
-                       "EX-skill cards may not be in the main deck (put them under # ex)")
-
-
-@deck_rule(after="cards")
-def ace_is_a_character(deck: DeckState) -> Problems:
-    return deck.forbid("ace", lambda r: r.card_type != "character", "the ACE must be a character card")
-
-
-@deck_rule(after="cards")
-def ex_zone_holds_ex_skills(deck: DeckState) -> Problems:
-    return deck.forbid("ex", lambda r: r.card_type != "ex_skill", "only EX-skill cards go in the EX-skill zone")
+def cards_in_their_zones(deck: DeckState) -> Problems:
+    """EX skills only in the EX zone, a character as the ACE."""
+    return [
+        *deck.forbid("main", lambda r: r.card_type == "ex_skill",
+                     "EX-skill cards may not be in the main deck (put them under # ex)"),
+        *deck.forbid("ace", lambda r: r.card_type != "character", "the ACE must be a character card"),
+        *deck.forbid("ex", lambda r: r.card_type != "ex_skill", "only EX-skill cards go in the EX-skill zone"),
+    ]
 
 
 @deck_rule(after="size")
@@ -38,13 +33,7 @@ def one_ace(deck: DeckState) -> Problems:
 
 @deck_rule(after="size")
 def ex_zone_size(deck: DeckState) -> Problems:
-    ex_total = deck.total("ex")
-    if ex_total <= EX_LIMIT:
-        return []
-    return [problem(
-        "zone_size", f"{plural(ex_total, 'EX-skill card')} outside the deck; at most {EX_LIMIT} are allowed",
-        deck.zones["ex"], zone="ex", count=ex_total, limit=EX_LIMIT,
-    )]
+    return deck.over_limit("ex", EX_LIMIT, lambda n: f"{plural(n, 'EX-skill card')} outside the deck")
 
 
 def ex_skills_usable(deck: DeckState) -> Problems:
@@ -66,5 +55,4 @@ def ex_skills_usable(deck: DeckState) -> Problems:
     return out
 
 
-CHECKS = (ex_skills_not_in_main, ace_is_a_character, ex_zone_holds_ex_skills, one_ace, ex_zone_size,
-          ex_skills_usable)
+CHECKS = (cards_in_their_zones, one_ace, ex_zone_size, ex_skills_usable)

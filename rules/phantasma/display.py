@@ -4,16 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import (
-    ChartData,
-    Main,
-    StatLine,
-    cost_curve,
-    gettext_noop,
-    split_chart,
-    stat_line_from,
-    types_chart,
-)
+from ..display import ChartData, Main, StatLine, basic_charts, gettext_noop, stat_line_from
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -41,10 +32,6 @@ def _ability_average(main: Main) -> dict[str, int]:
 
 
 def deck_charts(main: Main) -> list[ChartData]:
-    return [
-        cost_curve(main),
-        split_chart(g.PHANTASMA, main),
-        types_chart(g.PHANTASMA, main),
-        ChartData("spread", gettext_noop("Average ability value per attribute (characters)"), _ability_average(main),
-                  g.PHANTASMA_ATTRIBUTES, unit=gettext_noop("points"), colored=True, labels="color"),
-    ]
+    return [*basic_charts(g.PHANTASMA, main),
+            ChartData("spread", gettext_noop("Average ability value per attribute (characters)"), _ability_average(main),
+                      g.PHANTASMA_ATTRIBUTES, unit=gettext_noop("points"), colored=True, labels="color")]

@@ -3,19 +3,12 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import GameSpec
+from ..registry import spec_from_modules
 from . import cards, construction, display, identity
 
-SPEC = GameSpec(
-    game=g.WS,
+SPEC = spec_from_modules(
+    g.WS, cards, construction, identity, display,
     stats=("level", "cost", "power", "soul", "triggers", "counter", "colors"),
-    card_checks=cards.CHECKS,
-    deck_checks=construction.CHECKS,
-    identity=identity.card_identity,
-    identity_words=identity.IDENTITY_WORDS,
-    stat_line=display.stat_line,
-    deck_charts=display.deck_charts,
-    deck_summary=construction.summary,
     clock_draws=2,
     aliases=("weiss", "weissschwarz", "weiß", "weißschwarz"),
     search_examples=(

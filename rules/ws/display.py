@@ -4,17 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import (
-    ChartData,
-    Main,
-    StatLine,
-    cost_curve,
-    count,
-    gettext_noop,
-    split_chart,
-    stat_line_from,
-    types_chart,
-)
+from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -34,9 +24,7 @@ def deck_charts(main: Main) -> list[ChartData]:
     triggers = count(main, lambda r: r.triggers)
     return [
         ChartData("curve", gettext_noop("Level curve"), levels, ("L0", "L1", "L2", "L3", "CX")),
-        cost_curve(main, key="cost"),
-        split_chart(g.WS, main),
-        types_chart(g.WS, main),
+        *basic_charts(g.WS, main, cost_key="cost"),
         ChartData("triggers", gettext_noop("Trigger icons"), triggers, tuple(t for t in g.WS_TRIGGERS if triggers.get(t)),
                   unit=gettext_noop("icons"), labels="trigger"),
     ]
