@@ -10,10 +10,10 @@ from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from rules import games as g
-from rules.cards import GAME_STATS
+from rules.registry import get_spec
 
 from .i18n import query_error_localize
-from .labels import color_label, trigger_label
+from .labels import STAT_LABELS
 from .models import Card
 from .pagination import COUNT_CAP, CappedPaginator
 from .search import QueryError
@@ -34,49 +34,8 @@ VIEWS = ("list", "grid")
 
 
 def stat_line(card: Card) -> str:
-    """The stats a player reads first, per game, as one short line."""
-    parts: list[str] = []
-
-    def add(label: str, value, fmt: str = "{label} {value}") -> None:
-        if value not in (None, "", []):
-            parts.append(fmt.format(label=label, value=value))
-
-    if card.game == g.WS:
-        add(_("Lv"), card.level)
-        add(_("Cost"), card.cost)
-        add("", card.power, _("{value} power"))
-        add(_("Soul"), card.soul)
-        add("", "/".join(trigger_label(t) for t in card.triggers or []), _("trigger {value}"))
-    elif card.game == g.PC:
-        add(_("Cost"), card.cost)
-        add("CP", card.cp)
-        add("RANK", card.rank)
-        add("", card.bonus_mark, "{value}")
-    elif card.game == g.PHANTASMA:
-        add(_("Cost"), card.cost)
-        add("MHP", card.mhp)
-        if card.mhp is not None:
-            parts.append(" ".join(str(getattr(card, a) if getattr(card, a) is not None else "–")
-                                  for a in g.PHANTASMA_ATTRIBUTES))
-        if card.attack_attribute:
-            parts.append(f"{color_label(card.attack_attribute)} → {color_label(card.defense_attribute or '')}")
-        add(_("EX condition"), card.ex_condition)
-    elif card.game == g.CHAOS:
-        add("ATK", card.atk)
-        add("DEF", card.defense)
-        if card.partner_atk is not None or card.partner_def is not None:
-            parts.append(_("partner +{}/+{}").format(card.partner_atk or 0, card.partner_def or 0))
-        add("", card.timing, "{value}")
-    elif card.game == g.LYCEE:
-        add("EX", card.ex)
-        add(_("Cost"), card.cost)
-        add("AP", card.ap)
-        add("DP", card.dp)
-        add("SP", card.sp)
-    colors = (card.colors or []) + (card.attributes or [])
-    if colors:
-        parts.insert(0, "/".join(color_label(c) for c in colors))
-    return " · ".join(parts)
+    """The card pages' stat line (``rules/<game>/display.py``)."""
+    return get_spec(card.game).stat_line(card, STAT_LABELS)
 
 
 def _page(request: HttpRequest, qs: QuerySet[Card]):
@@ -182,7 +141,7 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
         "same_set": same_set,
         "cost_detail": sorted((card.cost_detail or {}).items()),
         "abilities": [(a, getattr(card, a)) for a in g.PHANTASMA_ATTRIBUTES],
-        "stat_names": GAME_STATS[game],
+        "stat_names": get_spec(game).stats,
         "unmodelled": bool((card.text or "").strip()) and not card.text_modelled,
         **_text_language_context(card, request.GET.get("text", "")),
     }
