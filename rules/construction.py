@@ -59,7 +59,7 @@ def problem(code: str, message: str, cards: Iterable[str] = (), **extra: Any) ->
 
 
 def article(word: str) -> str:
-    """``a word`` / ``an word``."""
+    """The word with its article: ``a character``, ``an event``."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
