@@ -482,6 +482,16 @@ def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str
     return normal, printings
 
 
+def cards_create_missing(*, game: str, cards: Iterable[dict[str, Any]]) -> int:
+    """Insert the cards (card JSON dicts, trusted: not checked, no facets or printings) whose codes
+    ``game`` does not have yet; returns how many were made. For test pools (``decks.testing``), not
+    for imports (``card_import`` checks and reports every record)."""
+    existing = set(Card.objects.filter(game=game).values_list("code", flat=True))
+    new = [Card(**c) for c in cards if c["code"] not in existing]
+    Card.objects.bulk_create(new)
+    return len(new)
+
+
 # -- export -------------------------------------------------------------------------------------
 
 def card_export_rows(*, game: str) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:

@@ -179,12 +179,19 @@ def deck_export_text(*, deck: Deck, snapshot: Mapping[str, Any]) -> str:
 
 def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None) -> dict[str, Any]:
     """Validate a deck against its game's construction rules, resolving all codes in one query."""
-    from rules.construction import validate_deck
-
     codes = {code for cards in zones.values() for code in cards}
     if partner:
         codes.add(partner)
     cards = cards_resolve(game=game, codes=codes)
+    return deck_validate_records(game=game, zones=zones, cards=cards, partner=partner)
+
+
+def deck_validate_records(*, game: str, zones: Mapping[str, Mapping[str, int]], cards: Mapping[str, CardRecord],
+                          partner: str | None = None) -> dict[str, Any]:
+    """``deck_validate`` with the card records given (no catalog read; e.g. a playtest's frozen
+    snapshot): the construction-rule report, messages in the active language."""
+    from rules.construction import validate_deck
+
     from .i18n import report_localize
 
     return report_localize(validate_deck(game, zones, cards, partner=partner), game)

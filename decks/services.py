@@ -17,9 +17,10 @@ from django.utils.translation import gettext
 
 from config.errors import AppError
 from rules import games as g
-from rules.decktext import MAX_COUNT, parse_deck_text
+from rules.decktext import MAX_COUNT
 
 from .models import Deck, DeckVersion, ShareLink, Visibility
+from .reader import read_deck
 from .selectors import deck_can_edit, deck_can_view, zones_diff
 
 MAX_ENTRIES_PER_ZONE = 500
@@ -253,14 +254,14 @@ def sample_decks_load(*, root: Path) -> list[str]:
             raise DeckInputError("file", f"{path.name}: expected <game>-<name>.txt with game one of {', '.join(g.GAMES)}")
         game = m.group("game")
         text = path.read_text(encoding="utf-8")
-        parsed = parse_deck_text(text)
-        if parsed.errors:
-            e = parsed.errors[0]
-            raise DeckInputError("text", f"{path.name} line {e.line}: {e.message}")
+        reading = read_deck(game=game, text=text, fmt="text")
+        if reading.problems:
+            e = reading.problems[0]
+            raise DeckInputError("text", f"{path.name} line {e['line']}: {e['message']}")
         comments = [ln.strip()[2:].strip() for ln in text.splitlines() if ln.strip().startswith("//")]
         name = m.group("name").replace("-", " ").title()
         description = "\n".join(comments)
-        zones = zones_normalize(parsed.zones())
+        zones = zones_normalize(reading.zones)
         deck = Deck.objects.filter(owner=user, game=game, name=name).first()
         if deck is None:
             deck_create(owner=user, game=game, name=name, zones=zones, description=description,

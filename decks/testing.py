@@ -144,12 +144,7 @@ def legal_deck(game: str) -> dict[str, dict[str, int]]:
 
 def cards_create(games: tuple[str, ...] = g.GAMES) -> int:
     """Save the test pools into the catalog (skipping codes already there). Returns how many were made."""
-    from catalog.models import Card
+    from catalog.services import cards_create_missing
 
-    made = 0
-    for game in games:
-        existing = set(Card.objects.filter(game=game).values_list("code", flat=True))
-        new = [Card(**c) for c in test_cards(game) if c["code"] not in existing]
-        Card.objects.bulk_create(new)  # tests/test_construction.py checks every pool card with validate_card
-        made += len(new)
-    return made
+    # tests/test_construction.py checks every pool card with validate_card
+    return sum(cards_create_missing(game=game, cards=test_cards(game)) for game in games)

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -117,25 +118,14 @@ def snapshot_build(*, game: str, zones: Mapping[str, Mapping[str, int]]) -> dict
 
 
 def _construction_errors(game: str, snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The deck's construction-rule errors, from the decks app's validator when it is installed."""
-    try:
-        from rules.construction import validate_deck  # type: ignore[import-not-found]
-    except ImportError:
-        return []
-    cards = {code: CardRecord.from_dict(d) for code, d in snapshot["cards"].items()}
-    try:
-        report = validate_deck(game, snapshot["zones"], cards)
-    except TypeError:  # a different signature: skip rather than refuse every job
-        log.warning("rules.construction.validate_deck has an unexpected signature; skipping validation")
-        return []
-    problems = report.get("errors", []) if isinstance(report, Mapping) else getattr(report, "errors", report)
-    from decks.i18n import problem_message
+    """The deck's construction-rule errors (``decks.selectors.deck_validate_records`` on the snapshot's
+    card records), messages in the active language."""
+    from decks.selectors import deck_validate_records
 
-    out = []
-    for p in problems or []:
-        d = p if isinstance(p, Mapping) else getattr(p, "as_dict", lambda p=p: {"message": str(p)})()
-        out.append(_err("deck", d.get("code", "invalid_deck"), problem_message(d, game) if d.get("code") else d.get("message", str(d)), codes=list(d.get("cards", d.get("codes", [])))))
-    return out
+    cards = {code: CardRecord.from_dict(d) for code, d in snapshot["cards"].items()}
+    report = deck_validate_records(game=game, zones=snapshot["zones"], cards=cards)
+    return [_err("deck", d.get("code", "invalid_deck"), d["message"], codes=list(d.get("cards", d.get("codes", []))))
+            for d in report.get("errors", [])]
 
 
 # -- limits ----------------------------------------------------------------------------------------
@@ -457,7 +447,6 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
     """Zones of a saved deck (by id: its owner, or anyone for a public deck) or of a shared deck link
     (a link that pins a version always plays that version)."""
     try:
-        from decks.models import DeckVersion
         from decks.selectors import deck_get, deck_get_by_slug, deck_snapshot
     except ImportError as exc:  # pragma: no cover - the decks app is part of the project
         raise PlaytestError("saved decks are not available on this site") from exc
@@ -478,7 +467,7 @@ def deck_source_from_deck(*, user: Any, deck_id: int | None = None, share: str |
         source = PlaytestJob.Source.DECK
     try:
         snap = deck_snapshot(deck=deck, version=version)
-    except DeckVersion.DoesNotExist as exc:
+    except ObjectDoesNotExist as exc:  # DeckVersion.DoesNotExist
         raise PlaytestError([_err("version", "not_found", gettext("the deck has no version %(version)s (latest is %(latest)s)") % {"version": version, "latest": deck.version})]) from exc
     return {"game": deck.game, "zones": snap["zones"], "name": snap.get("name", deck.name), "source": source,
             "deck_id": deck.pk, "deck_version": snap.get("version"), "deck_slug": deck.slug if share is None else str(share)}
