@@ -52,9 +52,10 @@ class PlaytestListCreateView(ListAPIView):
         return [PlaytestCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
 
     def throttled(self, request: Request, wait: float | None) -> None:
-        detail = gettext("too many playtest jobs started recently")
         if wait:
-            detail += gettext("; try again in %(s)s seconds") % {"s": int(wait) + 1}
+            detail = gettext("too many playtest jobs started recently; try again in %(s)s seconds") % {"s": int(wait) + 1}
+        else:
+            detail = gettext("too many playtest jobs started recently")
         raise Throttled(wait, detail=detail)
 
     @extend_schema(summary="My playtest jobs (signed-in user, or this browser session)", parameters=[
