@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from catalog.selectors import QueryError, card_search
 from rules import games as g
 from rules.cards import CardRecord
 from rules.construction import validate_deck
@@ -248,11 +249,6 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
 def _search(deck: Deck, q: str) -> tuple[list, str | None]:
     if not q.strip():
         return [], None
-    try:
-        from catalog.search import QueryError
-        from catalog.selectors import card_search
-    except ImportError:  # pragma: no cover - the catalog search always ships with the project
-        return [], "search is not available"
     try:
         return list(card_search(q=q, game=deck.game)[:SEARCH_LIMIT]), None
     except QueryError as exc:  # its message in the reader's language, as on the search page and in the API
