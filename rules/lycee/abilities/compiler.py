@@ -1,0 +1,960 @@
+"""Readings → :class:`~rules.abilities.Ability`: the meaning of Lycee clauses.
+
+Each clause's verb and arguments select an effect kind of :mod:`.vocabulary` (``破棄`` of a hand
+→ ``discard``, of a deck → ``mill``, of a card → ``destroy``...). A clause the table does not
+know raises :class:`NotUnderstood` with the sentence, which becomes the ability's
+``unrecognised`` phrase.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+
+from rules.abilities import Ability, Effect
+
+from . import text as t
+from .grammar import parser
+from .reader import KEYWORDS, Reader, attribute_cost
+
+_READER = Reader()
+# Notes that inform about the card (tournament bans, errata, campaigns), not abilities.
+_INFO_NOTES = ("このカードは大会における", "このカードは正誤訂正", "このカードは「", "キャンペーン", "全てのデッキに",
+               "同ブランドのカード", "このカードは元号")
+_DATE_NOTE = re.compile(r"^\(\d+/\d+/\d+.*\)$")
+
+
+class NotUnderstood(Exception):
+    """The compiler cannot read ``phrase`` (the sentence, or the clause inside it)."""
+
+    def __init__(self, phrase: str, why: str = "") -> None:
+        super().__init__(phrase)
+        self.phrase = phrase
+        self.why = why
+
+
+def read_noun_phrase(phrase: str) -> dict[str, Any]:
+    """Parse a noun phrase (``コストが4点以下の<サーヴァント>キャラ``) into its reading."""
+    try:
+        return _READER.transform(parser().parse(phrase, start="noun_phrase"))
+    except (UnexpectedInput, VisitError, LarkError, KeyError, StopIteration, IndexError) as exc:
+        raise NotUnderstood(phrase, type(exc).__name__) from None
+
+
+def read_sentence(sentence: str) -> dict[str, Any]:
+    """Parse one sentence (``…。``) into its reading; :class:`NotUnderstood` when it does not parse."""
+    try:
+        return _READER.transform(parser().parse(sentence, start="start"))
+    except (UnexpectedInput, VisitError, LarkError, KeyError, StopIteration, IndexError) as exc:
+        raise NotUnderstood(sentence, type(exc).__name__) from None
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _e(kind: str, **params: Any) -> Effect:
+    return Effect(kind, {k: v for k, v in params.items() if v is not None and v != [] and v != {}})
+
+
+def _args(clause: dict[str, Any]) -> dict[str, list[Any]]:
+    """Arguments by role, relative clauses attached to the noun after them."""
+    out: dict[str, list[Any]] = {}
+    pending: list[tuple[str, Any]] = []
+    rel: dict[str, Any] | None = None
+    for role, value in clause.get("args", []):
+        if role == "rel":
+            rel = {"verb": value["verb"], "form": value["form"], "args": _plain(pending)}
+            for r, _v in pending:
+                out[r].pop()
+            pending = []
+            continue
+        if rel is not None and isinstance(value, dict):
+            value = {**value, "filters": [*value.get("filters", []), {"relative": rel}]}
+            rel = None
+        out.setdefault(role, []).append(value)
+        pending.append((role, value))
+    return out
+
+
+def _plain(args: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    return [{"role": r, "value": v} for r, v in args]
+
+
+def _one(args: dict[str, list[Any]], role: str) -> Any:
+    values = args.get(role) or []
+    return values[0] if values else None
+
+
+def _until(args: dict[str, list[Any]]) -> str | None:
+    tp = _one(args, "until")
+    return until_name(tp) if tp else None
+
+
+def until_name(tp: dict[str, Any]) -> str:
+    """A timepoint reading → ``end_of_turn``, ``end_of_battle``, ``end_of_opponent_turn``..."""
+    at = tp.get("at")
+    turn = tp.get("turn")
+    prefix = "next_" if tp.get("next") else ""
+    if at == "battle_end":
+        return "end_of_battle"
+    if at == "turn_end":
+        return f"{prefix}end_of_{'opponent_' if turn == 'opponent' else 'own_' if turn == 'own' else ''}turn"
+    if at == "turn_start":
+        return f"{prefix}start_of_{'opponent_' if turn == 'opponent' else 'own_' if turn == 'own' else ''}turn"
+    if at == "wake_up":
+        return f"{prefix}{'opponent_' if turn == 'opponent' else ''}wake_up"
+    return str(at)
+
+
+def _count(args: dict[str, list[Any]], default: int | None = None) -> int | None:
+    q = _one(args, "qty") or _one(args, "qtyobj")
+    if q and "count" in q:
+        return q["count"]
+    return default
+
+
+def _is_zone(np_: Any, *zones: str) -> bool:
+    return isinstance(np_, dict) and np_.get("type") == "zone" and all(
+        z.get("zone") in zones for z in np_["zones"])
+
+
+def _zone_owner(np_: dict[str, Any]) -> str:
+    return np_["zones"][0].get("owner", "self")
+
+
+def _player_of(args: dict[str, list[Any]]) -> str | None:
+    who = _one(args, "topic") or _one(args, "subj")
+    if isinstance(who, dict):
+        if who.get("type") == "player":
+            return who["player"]
+        if who.get("ref") == "item_owner":
+            return "holder"
+    return None
+
+
+def _changes(items: list[dict[str, Any]]) -> tuple[dict[str, int], list[Any]]:
+    changes: dict[str, int] = {}
+    keywords: list[Any] = []
+    for item in items:
+        if "stat" in item:
+            changes[item["stat"]] = changes.get(item["stat"], 0) + item["delta"]
+        elif "keyword" in item:
+            keywords.append(_keyword_param(item))
+        else:
+            raise NotUnderstood("", "change")
+    return changes, keywords
+
+
+def _keyword_param(item: dict[str, Any]) -> Any:
+    if "sentences" in item:
+        effects = [e.to_dict() for s in item["sentences"] for e in compile_reading(s, Context("keyword")).effects]
+        return {"name": item["keyword"], "effects": effects}
+    if "cost" in item or "count" in item:
+        return {k: v for k, v in item.items() if k != "keyword"} | {"name": item["keyword"]}
+    return item["keyword"]
+
+
+# ------------------------------------------------------------------------------------------ clauses
+class Context:
+    """What the compiler knows while reading one ability."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.trigger: Effect | None = None
+        self.last_target: Any = None
+
+
+def _target(args: dict[str, list[Any]], ctx: Context, *roles: str) -> Any:
+    for role in roles:
+        value = _one(args, role)
+        if value is not None:
+            ctx.last_target = value
+            return value
+    if ctx.last_target is not None:
+        return ctx.last_target
+    raise NotUnderstood("", "no target")
+
+
+def effect_of_clause(clause: dict[str, Any], ctx: Context) -> list[Effect]:
+    """The effects of one main clause (``alt`` clauses become a ``choose``)."""
+    if "alt" in clause:
+        options = [[e.to_dict() for e in effect_of_clause(c, ctx)] for c in clause["alt"]]
+        return [_e("choose", count=1, options=options)]
+    if "choose_listed" in clause:
+        return [_e("choose", count=clause["choose_listed"], options=[])]
+    pred = clause["pred"]
+    verb, form = pred["verb"], pred["form"]
+    args = _args(clause)
+    handler = _VERBS.get(verb)
+    if handler is None:
+        raise NotUnderstood("", f"verb {verb}")
+    effects = handler(args, pred, ctx)
+    optional = form == "may"
+    until = _until(args)
+    out = []
+    for eff in effects:
+        params = dict(eff.params)
+        if optional:
+            params["optional"] = True
+        if until and "until" not in params and eff.kind in _TIMED:
+            params["until"] = until
+        out.append(Effect(eff.kind, params))
+    return out
+
+
+_TIMED = {"stat_mod", "stat_choice", "grant", "prevent", "lose_ability", "ability_lost", "stat_set"}
+
+
+def _do(args: dict[str, list[Any]], pred: dict[str, Any], ctx: Context) -> list[Effect]:
+    mods = _one(args, "mods")
+    if mods is None:
+        raise NotUnderstood("", "bare する")
+    if len(mods) == 1 and len(mods[0]) == 1 and "shield" in mods[0][0]:
+        who = _one(args, "to")
+        player = who["player"] if isinstance(who, dict) and who.get("type") == "player" else "self"
+        return [_e("shield", player=player, delta=mods[0][0]["shield"])]
+    if any("shield" in item for alt in mods for item in alt):
+        raise NotUnderstood("", "shield mixed")
+    target = _target(args, ctx, "to", "statto")
+    if len(mods) == 1:
+        changes, keywords = _changes(mods[0])
+        if keywords:
+            return [_e("grant", target=target, keywords=keywords, changes=changes)]
+        return [_e("stat_mod", target=target, **changes)]
+    options = []
+    for alt in mods:
+        changes, keywords = _changes(alt)
+        if keywords:
+            raise NotUnderstood("", "keyword choice")
+        options.append(changes)
+    return [_e("stat_choice", target=target, options=options)]
+
+
+def _draw(args, pred, ctx):
+    return [_e("draw", count=_count(args, 1), player=_player_of(args))]
+
+
+def _destroy(args, pred, ctx):
+    obj = _one(args, "obj")
+    if obj is None:
+        obj = _target(args, ctx, "obj")
+    count = _count(args)
+    if _is_zone(obj, "hand"):
+        who = _player_of(args)
+        owner = _zone_owner(obj)
+        return [_e("discard", player=owner if owner != "self" or who is None else who, count=count or 1)]
+    if _is_zone(obj, "deck", "deck_top"):
+        return [_e("mill", player=_zone_owner(obj), count=count or 1)]
+    if isinstance(obj, dict) and obj.get("type") == "charge":
+        return [_e("remove_charge", target=obj.get("of"), count=obj.get("count") or count or 1)]
+    if isinstance(obj, dict) and obj.get("type") == "shield":
+        return [_e("remove_shield", player=obj.get("owner", "self"), count=obj.get("count") or count or 1)]
+    if isinstance(obj, dict) and obj.get("type") in ("card", "and", "or"):
+        ctx.last_target = obj
+        return [_e("destroy", target=_with_count(obj, count))]
+    raise NotUnderstood("", "destroy what")
+
+
+def _with_count(np_: dict[str, Any], count: int | None) -> dict[str, Any]:
+    return {**np_, "count": count} if count and "count" not in np_ else np_
+
+
+def _card_effect(kind: str):
+    def handler(args, pred, ctx):
+        obj = _one(args, "obj")
+        if obj is None:
+            obj = _target(args, ctx, "obj")
+        if not isinstance(obj, dict) or obj.get("type") not in ("card", "and", "or"):
+            raise NotUnderstood("", f"{kind} what")
+        ctx.last_target = obj
+        return [_e(kind, target=_with_count(obj, _count(args)))]
+    return handler
+
+
+def _recover(args, pred, ctx):
+    obj = _one(args, "obj")
+    if obj is None or _is_zone(obj, "deck"):
+        return [_e("recover", player=_zone_owner(obj) if obj else "self", count=_count(args, 1),
+                   random=_manner(args, "random"))]
+    raise NotUnderstood("", "recover what")
+
+
+def _manner(args: dict[str, list[Any]], name: str) -> bool | None:
+    return True if name in (args.get("manner") or []) else None
+
+
+def _shuffle(args, pred, ctx):
+    obj = _one(args, "obj")
+    if obj is None or _is_zone(obj, "deck"):
+        return [_e("shuffle", player=_zone_owner(obj) if obj else "self")]
+    raise NotUnderstood("", "shuffle what")
+
+
+def _generate(args, pred, ctx):
+    obj = _one(args, "obj")
+    if isinstance(obj, dict) and obj.get("what") == "attribute":
+        if "attributes" in obj:
+            return [_e("generate", attributes=attribute_cost("".join(_ATTR_CHARS[a] for a in obj["attributes"])),
+                       only_for=_only_for(args))]
+        if "any_attribute" in obj:
+            options = [{a: 1} for a in obj["any_attribute"]]
+            return [_e("generate", options=options, only_for=_only_for(args))]
+    if isinstance(obj, dict) and obj.get("type") == "or":
+        options = []
+        for item in obj["items"]:
+            if item.get("what") != "attribute" or "attributes" not in item:
+                raise NotUnderstood("", "generate what")
+            options.append(attribute_cost("".join(_ATTR_CHARS[a] for a in item["attributes"])))
+        return [_e("generate", options=options)]
+    raise NotUnderstood("", "generate what")
+
+
+_ATTR_CHARS = {"snow": "雪", "moon": "月", "flower": "花", "space": "宙", "sun": "日", "star": "無"}
+
+
+def _only_for(args: dict[str, list[Any]]) -> Any:
+    rel = [f["relative"] for v in args.get("obj", []) if isinstance(v, dict) for f in v.get("filters", [])
+           if "relative" in f]
+    return rel[0] if rel else None
+
+
+def _enter(args, pred, ctx):
+    card = _one(args, "obj")
+    if card is None:
+        card = _target(args, ctx, "obj")
+    if not isinstance(card, dict) or card.get("type") not in ("card", "or", "and"):
+        raise NotUnderstood("", "enter what")
+    ctx.last_target = card
+    return [_e("deploy", card=_with_count(card, _count(args)), to=_one(args, "to"), free=_manner(args, "free"),
+               rested=_manner(args, "rested"), **({"as": _one(args, "as")} if _one(args, "as") else {}))]
+
+
+def _place(args, pred, ctx):
+    card = _one(args, "obj") or _target(args, ctx, "obj")
+    return [_e("place", card=_with_count(card, _count(args)), to=_one(args, "to"), free=_manner(args, "free"))]
+
+
+def _equip(args, pred, ctx):
+    card = _one(args, "obj") or _target(args, ctx, "obj")
+    return [_e("equip", card=_with_count(card, _count(args)), to=_one(args, "to"), free=_manner(args, "free"))]
+
+
+def _move(args, pred, ctx):
+    target = _target(args, ctx, "obj", "topic")
+    to = _one(args, "to")
+    if to is None:
+        raise NotUnderstood("", "move where")
+    return [_e("move", target=target, to=to)]
+
+
+def _put(args, pred, ctx):
+    obj = _one(args, "obj") or _one(args, "qtyobj")
+    if obj is None or (isinstance(obj, dict) and "count" in obj and obj.get("type") is None):
+        obj = _target(args, ctx, "obj")
+    to = _one(args, "to")
+    as_ = _one(args, "as")
+    count = _count(args)
+    if isinstance(as_, dict) and as_.get("type") == "charge":
+        return [_e("charge", target=as_.get("of") or {"type": "card", "ref": "this"}, card=obj)]
+    if isinstance(obj, dict) and obj.get("type") == "zone" and _is_zone(obj, "hand"):
+        # 自分の手札をN枚デッキの下に置く: hand cards to a deck
+        if _is_zone(to, "deck_bottom", "deck_top", "deck"):
+            return [_e("discard", player=_zone_owner(obj), count=count or 1, to=_deck_pos(to))]
+    if to is None:
+        raise NotUnderstood("", "put where")
+    target = _with_count(obj, count) if isinstance(obj, dict) else obj
+    if isinstance(obj, dict):
+        ctx.last_target = obj
+    if _is_zone(to, "deck_bottom", "deck_top", "deck"):
+        return [_e("to_deck", target=target, position=_deck_pos(to))]
+    if _is_zone(to, "hand"):
+        return [_e("to_hand", target=target)]
+    if _is_zone(to, "trash"):
+        return [_e("destroy", target=target)]
+    if _is_zone(to, "pile"):
+        return [_e("to_pile", target=target, pile=to["zones"][0]["pile"])]
+    if isinstance(to, dict) and to.get("type") == "below":
+        return [_e("put_under", target=target, under=to.get("of") or {"type": "card", "ref": "this"})]
+    if isinstance(to, dict) and to.get("type") == "aside":
+        return [_e("set_aside", target=target)]
+    if isinstance(to, dict) and to.get("type") == "card" and to.get("what") == "field":
+        return [_e("move", target=target, to=to)]
+    raise NotUnderstood("", "put where")
+
+
+def _deck_pos(to: dict[str, Any]) -> str:
+    zone = to["zones"][0]["zone"]
+    return "top" if zone == "deck_top" else "bottom" if zone == "deck_bottom" else "shuffle"
+
+
+def _put_in(args, pred, ctx):
+    to = _one(args, "to")
+    obj = _one(args, "obj")
+    if obj is None:
+        obj = _target(args, ctx, "obj")
+    if _is_zone(to, "hand"):
+        ctx.last_target = obj
+        return [_e("to_hand", target=_with_count(obj, _count(args)))]
+    if _is_zone(to, "deck", "deck_bottom", "deck_top"):
+        return [_e("to_deck", target=_with_count(obj, _count(args)), position=_deck_pos(to))]
+    raise NotUnderstood("", "put in where")
+
+
+def _state(kind: str):
+    def handler(args, pred, ctx):
+        target = _target(args, ctx, "obj")
+        return [_e(kind, target=_with_count(target, _count(args)) if isinstance(target, dict) else target)]
+    return handler
+
+
+def _set(args, pred, ctx):
+    ref = _one(args, "statobj")
+    if ref is None:
+        raise NotUnderstood("", "set what")
+    return [_e("stat_set", target=ref["of"], stat=ref.get("stat") or ref.get("stats"), value=pred["value"])]
+
+
+def _gain(args, pred, ctx):
+    target = _target(args, ctx, "topic", "subj")
+    mods = _one(args, "modsobj")
+    if mods is None:
+        thing = _one(args, "obj")
+        raise NotUnderstood("", f"gain {thing}")
+    if len(mods) != 1:
+        raise NotUnderstood("", "gain choice")
+    changes, keywords = _changes(mods[0])
+    return [_e("grant", target=target, keywords=keywords, changes=changes)]
+
+
+def _gain_next(args, pred, ctx):
+    return [_e("grant_ability", target=_target(args, ctx, "topic", "subj"), what=pred.get("what"))]
+
+
+def _lose(args, pred, ctx):
+    target = _target(args, ctx, "topic", "subj")
+    what = _one(args, "obj") or _one(args, "modsobj")
+    return [_e("lose_ability", target=target, what=what)]
+
+
+def _be_lost(args, pred, ctx):
+    topic = _one(args, "topic")
+    if pred["form"] == "must" and isinstance(topic, dict) and topic.get("ref") == "this" and topic.get("what") in (
+            "ability", "effect"):
+        return [_e("ability_lost", what=topic["what"])]
+    raise NotUnderstood("", "lost what")
+
+
+def _interrupt(args, pred, ctx):
+    obj = _one(args, "obj")
+    if isinstance(obj, dict) and obj.get("thing") == "battle":
+        return [_e("end_battle")]
+    raise NotUnderstood("", "interrupt what")
+
+
+def _fail(args, pred, ctx):
+    topic = _one(args, "topic")
+    if isinstance(topic, dict) and topic.get("thing") == "resolution":
+        return [_e("negate")]
+    raise NotUnderstood("", "fail what")
+
+
+def _look(args, pred, ctx):
+    obj = _one(args, "obj")
+    if isinstance(obj, dict) and obj.get("type") == "card" and obj.get("zone"):
+        return [_e("look", count=obj.get("count"), zone=obj["zone"], up_to=obj.get("up_to"))]
+    raise NotUnderstood("", "look at what")
+
+
+def _reorder(args, pred, ctx):
+    return [_e("reorder")]
+
+
+def _reveal(args, pred, ctx):
+    obj = _one(args, "obj") or _target(args, ctx, "obj")
+    return [_e("reveal", target=obj)]
+
+
+def _search(args, pred, ctx):
+    card = _one(args, "obj")
+    source = _one(args, "from")
+    if card is None or source is None:
+        raise NotUnderstood("", "search what")
+    ctx.last_target = card
+    return [_e("search", source=source, card=_with_count(card, _count(args)))]
+
+
+def _charge(args, pred, ctx):
+    target = _target(args, ctx, "to")
+    return [_e("charge", target=target, count=_count(args, 1), card=_one(args, "obj"))]
+
+
+def _down(args, pred, ctx):
+    if pred["form"] in ("neg", "cannot"):
+        return [_e("prevent", target=_target(args, ctx, "topic", "subj"), event="down")]
+    raise NotUnderstood("", "down")
+
+
+def _designate(args, pred, ctx):
+    if pred["form"] == "cannot":
+        as_ = _one(args, "to")
+        what = as_.get("what") if isinstance(as_, dict) else None
+        if isinstance(as_, dict) and as_.get("type") == "thing":
+            what = as_.get("thing")
+        return [_e("prevent", target=_target(args, ctx, "topic", "subj"), event="designated", **{"as": what})]
+    raise NotUnderstood("", "designate")
+
+
+def _return(args, pred, ctx):
+    if pred["form"] == "neg" and pred.get("state") == "stand":
+        return [_e("skip_wakeup", target=_target(args, ctx, "topic", "subj"))]
+    raise NotUnderstood("", "return")
+
+
+def _declare(args, pred, ctx):
+    topic = _one(args, "topic")
+    if pred["form"] == "cannot" and isinstance(topic, dict) and topic.get("player") == "opponent":
+        return [_e("no_response")]
+    raise NotUnderstood("", "declare")
+
+
+def _choose(args, pred, ctx):
+    raise NotUnderstood("", "choose")
+
+
+def _swap(args, pred, ctx):
+    return [_e("swap", target=_target(args, ctx, "obj"), with_=_one(args, "to"))]
+
+
+def _receive(args, pred, ctx):
+    if pred["form"] in ("neg",):
+        obj = _one(args, "obj")
+        return [_e("prevent", target=_target(args, ctx, "topic", "subj"), event="modified",
+                   by=_one(args, "by"), what=obj)]
+    raise NotUnderstood("", "receive")
+
+
+_VERBS = {
+    "do": _do, "draw": _draw, "destroy": _destroy, "exile": _card_effect("exile"), "recover": _recover,
+    "shuffle": _shuffle, "generate": _generate, "enter": _enter, "place": _place, "equip": _equip,
+    "move": _move, "put": _put, "put_in": _put_in, "stand": _state("stand"), "rest": _state("rest"),
+    "set": _set, "gain": _gain, "gain_next": _gain_next, "lose": _lose, "be_lost": _be_lost,
+    "interrupt": _interrupt, "fail": _fail, "look": _look, "reorder": _reorder, "reveal": _reveal,
+    "search": _search, "charge": _charge, "down": _down, "designate": _designate, "return": _return,
+    "declare": _declare, "choose": _choose, "swap": _swap, "receive": _receive,
+}
+
+
+# ------------------------------------------------------------------------------------------ triggers
+_EVENT_VERBS = {
+    "enter": "enters", "down": "downed", "leave": "leaves", "destroy": "destroyed", "exile": "exiled",
+    "move": "moved", "deal": "deals_damage", "use": "used", "designate": "designated", "equip": "equipped",
+    "place": "placed",
+}
+_PAST = {"past", "passive_past"}
+
+
+def trigger_of(event: dict[str, Any]) -> dict[str, Any]:
+    """A when-clause (or timepoint) → a trigger ``{"kind": ..., params}``."""
+    if "at" in event:
+        tp = event["at"]
+        kind = {"turn_start": "turn_start", "turn_end": "turn_end", "battle_end": "battle_end"}.get(tp["at"])
+        if kind is None:
+            raise NotUnderstood("", "timepoint")
+        out = {"kind": kind}
+        if tp.get("turn"):
+            out["turn"] = tp["turn"]
+        if tp.get("of"):
+            out["of"] = tp["of"]
+        if tp.get("after"):
+            out["after"] = _event_params(tp["after"])
+        return out
+    if "alt" in event:
+        return {"kind": "either", "of": [trigger_of(c) for c in event["alt"]]}
+    pred = event["pred"]
+    verb, form = pred["verb"], pred["form"]
+    if form not in _PAST:
+        raise NotUnderstood("", "event form")
+    args = _args(event)
+    if verb == "do":
+        obj = _one(args, "obj")
+        thing = obj.get("thing") if isinstance(obj, dict) else None
+        if thing == "attack_declaration":
+            return {"kind": "attack_declared", "by": _one(args, "by")}
+        if thing == "support":
+            if _one(args, "to") is not None:
+                return {"kind": "supported", "card": _one(args, "to")}
+            return {"kind": "supports", "by": _one(args, "by")}
+    if verb == "gain":
+        obj = _one(args, "obj")
+        if isinstance(obj, dict) and obj.get("thing") == "stat_modification":
+            return {"kind": "modified", "card": _one(args, "subj"), "by": _one(args, "by")}
+    kind = _EVENT_VERBS.get(verb)
+    params = _event_params(event)
+    if kind:
+        return {"kind": kind, **params}
+    return {"kind": "event", "verb": verb, **params}
+
+
+def _event_params(clause: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for role, values in _args(clause).items():
+        key = {"subj": "card", "obj": "card", "by": "by", "from": "from", "to": "to", "topic": "card",
+               "by_not": "not_by"}.get(role, role)
+        if key == "card" and "card" in out:
+            key = "object"
+        out[key] = values[0] if len(values) == 1 else values
+    if clause["pred"]["form"] == "passive_past":
+        out["passive"] = True
+    return out
+
+
+# ------------------------------------------------------------------------------------------ conditions
+def condition_of(cond: dict[str, Any]) -> dict[str, Any]:
+    """A ``…場合`` reading → a condition ``{"kind": ..., params}``."""
+    if "and" in cond:
+        return {"kind": "all_of", "of": [condition_of(c) for c in cond["and"]]}
+    if "clause" in cond:
+        clause = cond["clause"]
+        if "alt" in clause:
+            return {"kind": "state", "any_of": [condition_of({"clause": c}) for c in clause["alt"]]}
+        pred = clause["pred"]
+        args = _args(clause)
+        if not args and pred["form"] in ("neg",):
+            return {"kind": "not_done", "verb": pred["verb"]}
+        subject = _one(args, "subj") or _one(args, "obj")
+        cmp = _one(args, "qtycmp")
+        if pred["verb"] in ("enter", "place", "put", "be") and pred["form"] in ("prog", "prog_neg", "passive_prog",
+                                                                               "passive_prog_neg"):
+            if cmp:
+                return {"kind": "count", "card": subject, "op": cmp.get("op"), "n": cmp.get("value")}
+            kind = "present" if pred["form"] in ("prog", "passive_prog") else "absent"
+            return {"kind": kind, "card": subject}
+        return {"kind": "state", "verb": pred["verb"], "form": pred["form"], **_event_params(clause)}
+    args = _args({"args": cond["args"]})
+    nominal = cond["nominal"]
+    negated = cond.get("negated") or None
+    if "count" in nominal and "type" not in nominal:
+        nominal = {"type": "compare", "value": nominal["count"], "op": "=="}
+    if nominal.get("type") == "compare":
+        statsubj = _one(args, "statsubj")
+        subj = _one(args, "subj")
+        op = nominal.get("op")
+        if statsubj is not None:
+            return {"kind": "stat", "of": statsubj["of"], "stat": statsubj.get("stat"), "op": op,
+                    "value": nominal.get("value"), **({"than": nominal["than"]} if "than" in nominal else {})}
+        if isinstance(subj, dict) and subj.get("type") in ("size", "zone"):
+            return {"kind": "size", "of": subj, "op": op, "n": nominal.get("value")}
+        if subj is not None:
+            return {"kind": "count", "card": subj, "op": op, "n": nominal.get("value"),
+                    **({"than": nominal["than"]} if "than" in nominal else {})}
+        raise NotUnderstood("", "compare what")
+    if "period" in nominal or "periods" in nominal:
+        return {"kind": "during", "period": nominal, "negated": negated}
+    if nominal.get("type") in ("card", "or", "and"):
+        subj = _one(args, "subj")
+        if subj is None:
+            raise NotUnderstood("", "is what")
+        return {"kind": "is", "card": subj, "is": nominal, "negated": negated}
+    if "stat" in nominal:
+        subj = _one(args, "subj")
+        return {"kind": "stat", "of": subj, **nominal, "negated": negated}
+    raise NotUnderstood("", "condition")
+
+
+def _clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None}
+
+
+# ------------------------------------------------------------------------------------------ sentences
+class Piece:
+    """What one sentence contributes to its ability."""
+
+    def __init__(self) -> None:
+        self.trigger: dict[str, Any] | None = None
+        self.conditions: list[Effect] = []
+        self.effects: list[Effect] = []
+        self.limit: list[dict[str, Any]] = []
+        self.once_per_turn = False
+
+
+def _use_condition(clause: dict[str, Any]) -> list[Effect] | None:
+    """``自ターン中に使用する`` / ``バトル中に使用できない`` / ``相手の宣言に対応して使用する``."""
+    pred = clause.get("pred") or {}
+    if pred.get("verb") != "use" or pred.get("form") not in ("must", "cannot"):
+        return None
+    args = _args(clause)
+    periods = args.get("during") or []
+    excepts = args.get("except") or []
+    response = _one(args, "to")
+    manners = args.get("manner") or []
+    out: list[Effect] = []
+    if pred["form"] == "must":
+        if "in_response" in manners and isinstance(response, dict):
+            return [_e("respond_to", to=response)]
+        if response is not None:
+            return None
+        for p in periods:
+            out.append(_e("use_during", period=p, **({"except": excepts[0]["except"]} if excepts else {})))
+        if not periods and excepts:
+            out.append(_e("use_not_during", period={"periods": excepts[0]["except"]}))
+        return out or None
+    if "in_response" in manners and isinstance(response, dict):
+        return [_e("no_response_use", to=response)]
+    for p in periods:
+        if p.get("period") == "response":
+            out.append(_e("no_response_use", to={"type": "thing", "thing": "declaration"}))
+        else:
+            out.append(_e("use_not_during", period=p))
+    return out or None
+
+
+def compile_reading(reading: dict[str, Any], ctx: Context, first: bool = False) -> Piece:
+    piece = Piece()
+    if "limit" in reading:
+        body = reading["limit"]
+        items = body.get("items", [])
+        for item in items:
+            piece.conditions.append(_e("limit", **item))
+            if item.get("per") == "turn" and item.get("count") == 1:
+                piece.once_per_turn = True
+        if "same_choice_max" in body:
+            piece.conditions.append(_e("limit", per="choice", count=body["same_choice_max"]))
+        return piece
+    if "note" in reading:
+        note = dict(reading)
+        kind = note.pop("note")
+        piece.effects.append(_e(kind, **note))
+        return piece
+    main = reading["main"]
+    if len(main) == 1 and not reading["leads"]:
+        use = _use_condition(main[0])
+        if use is not None:
+            piece.conditions.extend(use)
+            return piece
+    effect_conditions: list[dict[str, Any]] = []
+    until: str | None = None
+    for kind, value in reading["leads"]:
+        if kind == "when":
+            events = value
+            bare = [e for e in events if "pred" in e and not e.get("args")]
+            if bare and len(events) == 1:
+                pred = bare[0]["pred"]
+                if pred["form"] not in _PAST:
+                    raise NotUnderstood("", "when form")
+                effect_conditions.append({"kind": "done", "verb": pred["verb"]})
+                continue
+            triggers = [trigger_of(e) for e in events]
+            trig = triggers[0] if len(triggers) == 1 else {"kind": "either", "of": triggers}
+            if ctx.kind == "auto" and ctx.trigger is None and piece.trigger is None:
+                piece.trigger = trig
+            elif piece.trigger is not None:
+                raise NotUnderstood("", "two triggers")
+            else:
+                effect_conditions.append({"kind": "when", "event": trig})
+        elif kind == "at":
+            trig = trigger_of({"at": value})
+            if ctx.kind == "auto" and ctx.trigger is None and piece.trigger is None:
+                piece.trigger = trig
+            else:
+                effect_conditions.append({"kind": "when", "event": trig})
+        elif kind == "if":
+            effect_conditions.append(condition_of(value))
+        elif kind == "until":
+            until = until_name(value)
+        elif kind == "during":
+            if piece.trigger is None and ctx.kind == "auto" and ctx.trigger is None:
+                effect_conditions.append({"kind": "during", "period": value})
+            else:
+                effect_conditions.append({"kind": "during", "period": value})
+        elif kind == "except":
+            effect_conditions.append({"kind": "during", "period": {"periods": value["except"]}, "negated": True})
+    effects: list[Effect] = []
+    pending_search: Effect | None = None
+    for clause in main:
+        produced = effect_of_clause(clause, ctx)
+        for eff in produced:
+            if eff.kind == "search":
+                pending_search = eff
+                continue
+            if pending_search is not None:
+                params = dict(pending_search.params)
+                then = eff.to_dict()
+                then.get("params", {}).pop("target", None)
+                then.get("params", {}).pop("card", None)
+                params["then"] = then
+                if eff.params.get("optional"):
+                    params["optional"] = True
+                effects.append(Effect("search", params))
+                pending_search = None
+                continue
+            effects.append(eff)
+    if pending_search is not None:
+        effects.append(pending_search)
+    # an optional verb at the end of a continuative chain makes the chain optional
+    if effects and effects[-1].params.get("optional") and len(main) > 1:
+        effects = [Effect(e.kind, {**e.params, "optional": True}) for e in effects]
+    for eff in effects:
+        params = dict(eff.params)
+        if effect_conditions:
+            params["if"] = [_clean(c) for c in effect_conditions]
+        if until and "until" not in params:
+            params["until"] = until
+        piece.effects.append(Effect(eff.kind, params))
+    return piece
+
+
+# ------------------------------------------------------------------------------------------ abilities
+def _cost_effects(tokens: tuple[str, ...], ctx: Context) -> list[Effect]:
+    out: list[Effect] = []
+    for tok in tokens:
+        body = tok.strip()
+        if body in ("0", ""):
+            out.append(_e("free"))
+            continue
+        m = re.fullmatch(r"(T?)([雪月花宙日無]*)", body)
+        if m and body:
+            if m.group(1):
+                out.append(_e("tap"))
+            if m.group(2):
+                out.append(_e("pay", attributes=attribute_cost(m.group(2))))
+            continue
+        m = re.fullmatch(r"([CD])(\d+)", body)
+        if m:
+            out.append(_e("remove_charge" if m.group(1) == "C" else "mill", count=int(m.group(2))))
+            continue
+        sentence = body if body.endswith("。") else body + "。"
+        piece = compile_reading(read_sentence(sentence), ctx)
+        if not piece.effects:
+            raise NotUnderstood(f"[{body}]", "cost")
+        out.extend(piece.effects)
+    return out
+
+
+def _compile_body(seg: t.Segment, ctx: Context) -> tuple[list[Effect], list[Effect], dict[str, Any] | None, bool]:
+    """(conditions, effects, trigger, once_per_turn) of a segment's body; raises NotUnderstood."""
+    lines = seg.body.split("\n")
+    main_line, options = lines[0], [line.lstrip("・").strip() for line in lines[1:] if line.startswith("・")]
+    conditions: list[Effect] = []
+    effects: list[Effect] = []
+    trigger: dict[str, Any] | None = None
+    once = False
+    for i, sentence in enumerate(t.split_sentences(main_line)):
+        try:
+            piece = compile_reading(read_sentence(sentence), ctx, first=i == 0)
+        except NotUnderstood as exc:
+            raise NotUnderstood(sentence, exc.why) from None
+        if piece.trigger is not None:
+            trigger = piece.trigger
+            ctx.trigger = Effect(trigger["kind"], {k: v for k, v in trigger.items() if k != "kind"})
+        conditions.extend(piece.conditions)
+        effects.extend(piece.effects)
+        once = once or piece.once_per_turn
+    if options:
+        option_effects = []
+        for option in options:
+            opt_effects: list[Effect] = []
+            for sentence in t.split_sentences(option):
+                try:
+                    piece = compile_reading(read_sentence(sentence), Context(ctx.kind))
+                except NotUnderstood as exc:
+                    raise NotUnderstood(sentence, exc.why) from None
+                opt_effects.extend(piece.effects)
+                conditions.extend(piece.conditions)
+            option_effects.append([e.to_dict() for e in opt_effects])
+        for idx in range(len(effects) - 1, -1, -1):
+            if effects[idx].kind == "choose" and not effects[idx].params.get("options"):
+                effects[idx] = Effect("choose", {**effects[idx].params, "options": option_effects})
+                break
+        else:
+            raise NotUnderstood(options[0], "options without 以下から")
+    return conditions, effects, trigger, once
+
+
+_KEYWORD_TRIGGERS = {"engage": "engage", "bonus": "bonus", "penalty": "penalty", "recovery": "recovery",
+                     "turn_recovery": "turn_recovery", "deck_bonus": "bonus"}
+
+
+def compile_basic(tok: t.BasicToken) -> Ability:
+    """One basic ability token → a ``keyword`` ability."""
+    name = KEYWORDS.get(tok.name) or t.BASIC_ABILITIES.get(tok.name)
+    if name is None:
+        return Ability(kind="keyword", text=tok.text, unrecognised=tok.text)
+    arg = tok.arg
+    params: dict[str, Any] = {"name": name}
+    trigger = None
+    effects: list[Effect] = []
+    try:
+        if name == "convert":
+            cost, _, target = arg.partition(":")
+            params["cost"] = _basic_cost(cost)
+            m = re.search(r"→「([^」]+)」", target)
+            if not m:
+                raise NotUnderstood(tok.text, "convert")
+            params["target"] = m.group(1)
+            src = re.match(r"「([^」]+)」", target)
+            if src:
+                params["from"] = src.group(1)
+        elif name == "charge":
+            if not arg.isdigit():
+                raise NotUnderstood(tok.text, "charge")
+            params["count"] = int(arg)
+        elif name in _KEYWORD_TRIGGERS and arg:
+            inner = arg[1:-1] if arg.startswith("[") and arg.endswith("]") else arg
+            ctx = Context("keyword")
+            for sentence in t.split_sentences(inner):
+                try:
+                    effects.extend(compile_reading(read_sentence(sentence), ctx).effects)
+                except NotUnderstood as exc:
+                    raise NotUnderstood(sentence, exc.why) from None
+            trigger = Effect(_KEYWORD_TRIGGERS[name])
+        elif arg:
+            params["cost"] = _basic_cost(arg)
+        elif name in _KEYWORD_TRIGGERS:
+            trigger = Effect(_KEYWORD_TRIGGERS[name])
+    except NotUnderstood as exc:
+        return Ability(kind="keyword", text=tok.text, keywords=(name,), unrecognised=exc.phrase or tok.text)
+    return Ability(kind="keyword", text=tok.text, keywords=(name,), trigger=trigger,
+                   effects=(Effect("keyword", params), *effects))
+
+
+def _basic_cost(arg: str) -> Any:
+    inner = arg.strip()
+    if inner.startswith("[") and inner.endswith("]"):
+        inner = inner[1:-1].strip()
+    if inner in ("0", ""):
+        return {}
+    if re.fullmatch(r"[雪月花宙日無]+", inner):
+        return attribute_cost(inner)
+    m = re.fullmatch(r"([CD])(\d+)", inner)
+    if m:
+        return {"remove_charge" if m.group(1) == "C" else "mill": int(m.group(2))}
+    if inner == "このキャラの使用代償":
+        return "own_cost"
+    raise NotUnderstood(f"[{inner}]", "keyword cost")
+
+
+def compile_segment(seg: t.Segment) -> Ability | None:
+    """One segment → its ability (``None`` for informational notes)."""
+    if seg.kind == "basic":
+        assert seg.basic is not None
+        return compile_basic(seg.basic)
+    if seg.kind == "note" and (seg.body.startswith(_INFO_NOTES) or _DATE_NOTE.match(seg.body)):
+        return None
+    kind = {"note": "rule", "event": "event", "text": "text", "equip_restriction": "equip_restriction",
+            "token": "token"}.get(seg.kind, seg.kind)
+    ctx = Context(kind)
+    cost: list[Effect] = []
+    try:
+        if seg.kind == "equip_restriction":
+            return Ability(kind=kind, text=seg.text, effects=(_e("equip_limit", card=read_noun_phrase(seg.body)),))
+        if seg.kind == "token":
+            return Ability(kind=kind, text=seg.text, unrecognised=seg.body)
+        cost = _cost_effects(seg.cost, ctx) if seg.cost else []
+        conditions, effects, trigger, once = _compile_body(seg, ctx)
+    except NotUnderstood as exc:
+        return Ability(kind=kind, text=seg.text, cost=tuple(cost), unrecognised=exc.phrase or seg.body)
+    trig = Effect(trigger["kind"], {k: v for k, v in trigger.items() if k != "kind" and v is not None}) \
+        if trigger else None
+    if kind == "auto" and trig is None and not effects:
+        return Ability(kind=kind, text=seg.text, unrecognised=seg.body)
+    return Ability(kind=kind, text=seg.text, trigger=trig, conditions=tuple(conditions), cost=tuple(cost),
+                   effects=tuple(effects), once_per_turn=once)
