@@ -1,4 +1,7 @@
-"""The engine contract: registry, RNG discipline, chunk-exact statistics, summaries, reports."""
+"""The shared engine code: RNG seeds, who goes first, statistics, summaries, reports, pilots.
+
+What every engine must do (reproducibility, both paths, card conservation, chunk-exact statistics,
+the turn cap...) is checked for every registered engine in tests/test_engine_contract.py."""
 from __future__ import annotations
 
 import json
@@ -8,30 +11,16 @@ import pytest
 
 from rules.engine import core
 from rules.engine.core import (
-    Action,
     GameResult,
-    RandomPilot,
     RunStats,
+    ScriptedPilot,
     game_rng,
-    get_engine,
     play_game,
     run_games,
     run_report,
     who_goes_first,
 )
-from tests.test_engine_pc import DECK as PC_DECK
 from tests.test_engine_ws import DECK as WS_DECK
-
-DECKS = {"ws": WS_DECK, "pc": PC_DECK}
-
-
-def test_registry_imports_engines_on_demand():
-    for game in ("ws", "pc"):
-        engine = get_engine(game)
-        assert engine.game == game and engine.default_pilot in engine.pilots
-        assert "first" in engine.default_options
-    with pytest.raises(KeyError, match="no goldfish engine"):
-        get_engine("nosuchgame")
 
 
 def test_game_rng_is_a_string_seed():
@@ -47,34 +36,6 @@ def test_who_goes_first():
     assert 150 < sum(flips) < 250
     with pytest.raises(ValueError, match="alternate"):
         who_goes_first("coin", rng, 0)
-
-
-@pytest.mark.parametrize("game", ["ws", "pc"])
-def test_engines_never_touch_the_global_rng(game, monkeypatch):
-    """RLCard-style: scramble the global RNG between games, and make its functions explode."""
-    deck = DECKS[game]
-    before = [play_game(deck, "g", i)[0] for i in range(5)]
-    for name in ("random", "shuffle", "randrange", "randint", "choice", "sample"):
-        monkeypatch.setattr(random, name, lambda *a, **k: (_ for _ in ()).throw(AssertionError("global RNG used")))
-    after = [play_game(deck, "g", i)[0] for i in range(5)]
-    assert before == after
-
-
-@pytest.mark.parametrize("game", ["ws", "pc"])
-def test_chunked_runs_merge_to_exactly_one_run(game):
-    deck = DECKS[game]
-    whole = run_games(deck, 11, range(120))
-    parts = [run_games(deck, 11, range(a, b)) for a, b in ((80, 120), (0, 37), (37, 80))]
-    merged = RunStats(game=game)
-    for p in parts:
-        merged.merge(p)
-    assert merged.to_dict() == whole.to_dict()
-    assert merged.summary() == whole.summary()
-    # and through JSON (how chunk results travel between workers)
-    again = RunStats(game=game)
-    for p in reversed(parts):
-        again.merge(RunStats.from_dict(json.loads(json.dumps(p.to_dict()))))
-    assert again.to_dict() == whole.to_dict()
 
 
 def test_from_dict_accepts_older_dicts_without_turns_reached():
@@ -120,27 +81,6 @@ def test_run_report_lists_unmodelled_effects_and_options():
     json.dumps(report)  # serialisable as is
 
 
-@pytest.mark.parametrize("game", ["ws", "pc"])
-def test_generic_loop_with_a_pilot_without_decide(game):
-    """Any pilot with only ``choose`` plays through legal_actions/apply; games end within the cap."""
-    deck = DECKS[game]
-    engine = get_engine(game)
-    for i in range(5):
-        state = engine.new_state(deck, game_rng("r", i), i, {"turn_cap": 12}, None)
-        pilot = RandomPilot()
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            assert all(isinstance(a, Action) and a.label for a in actions)
-            state.apply(pilot.choose(state, actions))
-        assert state.legal_actions() == []
-        assert state.result().turn <= 12
-
-
-def test_turn_cap_counts_as_capped():
-    stats = run_games(WS_DECK, 1, range(20), options={"turn_cap": 2})
-    assert stats.outcomes["capped"] == 20 and stats.summary()["capped"] == 20
-
-
 def test_event_log_reads_like_a_rulebook():
     _, log = play_game(WS_DECK, 1, 0, log=True)
     text = log.as_text()
@@ -149,3 +89,21 @@ def test_event_log_reads_like_a_rulebook():
     assert text.splitlines()[0].startswith("T 0 me")
     _, none = play_game(WS_DECK, 1, 0)
     assert none is None
+
+
+def test_scripted_pilots_dispatch_their_d_methods():
+    class Base(ScriptedPilot):
+        def d_keep(self, state):
+            return ("keep",)
+
+    class Child(Base):
+        def d_end(self, state):
+            return ("end",)
+
+    class Custom(ScriptedPilot):
+        def decide(self, state, kind):
+            return (kind,)
+
+    assert set(Child.dispatch) == {"keep", "end"} and set(Base.dispatch) == {"keep"}
+    assert Child().decide(None, "keep") == ("keep",) and Child().decide(None, "end") == ("end",)
+    assert Custom.dispatch is None and Custom().decide(None, "x") == ("x",)

@@ -1,21 +1,19 @@
-"""Lycee goldfish engine: golden scenarios (GAMES.md §5), exact-maths checks, properties."""
+"""Lycee goldfish engine: golden scenarios (GAMES.md §5), exact-maths checks.
+
+The contract every engine meets is checked in tests/test_engine_contract.py, with this module's
+hooks ``CONTRACT_CASES`` and ``check_state``.
+"""
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rules.cards import CardRecord
-from rules.decktext import parse_deck_text
-from rules.engine import lycee
-from rules.engine.core import Action, Deck, EventLog, RunStats, game_rng, play_game, run_games
+from rules.engine.core import Action, Deck, EventLog, game_rng, play_game, run_games
+from rules.lycee import engine as lycee
 from rules.odds import p_at_least
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.engine_fixtures import fixture_decks
 
 
 def ch(code: str, name: str = "", attrs: tuple = ("flower",), cost: dict | None = None, ap: int = 1,
@@ -138,7 +136,7 @@ def test_worked_example_with_an_sp2_supporter_nobody_is_downed():
 def test_worked_example_undefended_mills_the_printed_ap():
     state = fresh(field={"AF-C": SISTERS})
     drive(state, [("attack", 1, 1), ("end",)])
-    assert state.odeck == 40 - 3 and state.milled == [3]
+    assert state.odeck == 40 - 3 and state.per_turn() == {"milled": [3]}
     # an item's AP bonus does not change the mill: the printed AP counts
     state = fresh(field={"AF-C": SISTERS})
     state.field[1].item = card("IT-0001", "item", effects=({"kind": "stat_mod", "ap": 2},))
@@ -228,10 +226,10 @@ def test_step_moves_a_back_row_character_up_and_the_pilot_uses_it():
     state.version += 1  # zones edited by hand: drop the memoised payments
     assert state.move_keyword(3, 0) == ("step", (0,))
     # sidestep only sideways, orderstep only forwards/backwards, jump anywhere
-    assert set(lycee._moves(4, "sidestep")) == {3, 5}
-    assert set(lycee._moves(4, "orderstep")) == {1}
-    assert set(lycee._moves(0, "step")) == {1, 3}
-    assert len(lycee._moves(0, "jump")) == 5
+    assert set(lycee.moves(4, "sidestep")) == {3, 5}
+    assert set(lycee.moves(4, "orderstep")) == {1}
+    assert set(lycee.moves(0, "step")) == {1, 3}
+    assert len(lycee.moves(0, "jump")) == 5
 
 
 def test_sideattack_may_choose_a_neighbouring_column():
@@ -356,56 +354,24 @@ def test_opening_hand_always_holds_a_character():
     assert redraws > 0
 
 
-# -- reproducibility and properties -------------------------------------------------------------
-def test_same_seed_and_index_same_log_on_both_paths():
-    a = play_game(DECK, "s", 3, log=True)[1].as_list()
-    assert a == play_game(DECK, "s", 3, log=True)[1].as_list() and len(a) > 20
-    log = EventLog()
-    state = lycee.LyceeState(DECK, game_rng("s", 3), 3, {"turn_cap": 40}, log)
-    pilot = lycee.GreedyPilot()
-    while not state.is_terminal():
-        state.apply(pilot.choose(state, state.legal_actions()))
-    assert log.as_list() == a
-    assert play_game(DECK, "s", 4, log=True)[1].as_list() != a
+# -- the engine contract's hooks (tests/test_engine_contract.py) --------------------------------
+CONTRACT_CASES = [("test-deck", DECK, {}), ("test-deck-small-dummy", DECK, {"dummy_deck_size": 20})]
+
+
+def check_state(state: lycee.LyceeState) -> None:
+    """Lycee invariants at every step of random play: the dummy's counts, the same-name rule."""
+    assert state.odeck >= 0 and state.ohand >= 0 and state.odust >= 0
+    assert len([c for c in state.field if c is not None]) <= 6
+    names = [c.card.name for c in state.field if c is not None]
+    assert len(names) == len(set(names)), "two characters of the same name"
+
+
+def test_the_log_and_the_statistics():
     text = play_game(DECK, "s", 3, log=True)[1].as_text()
     assert "opening hand" in text and "undefended: the dummy mills" in text
-
-
-def test_chunked_runs_merge_to_the_same_stats():
     whole = run_games(DECK, 9, range(60))
-    parts = run_games(DECK, 9, range(0, 25)).merge(run_games(DECK, 9, range(25, 60)))
-    assert whole.to_dict() == parts.to_dict()
-    assert RunStats.from_dict(json.loads(json.dumps(whole.to_dict()))).to_dict() == whole.to_dict()
     assert whole.outcomes["win"] == 60 and sum(whole.per_turn["milled"].values()) == whole.counters["milled"]
     assert whole.first_playable and whole.summary()["extras"]["ratios"]["milled_per_attack"]["value"] > 1
-
-
-def _invariants(state: lycee.LyceeState, n: int) -> None:
-    assert state.card_count() == n, "a card was created or lost"
-    assert state.odeck >= 0 and state.ohand >= 0 and state.odust >= 0
-    assert all(v >= 0 for v in state.counters.values())
-    assert len([c for c in state.field if c is not None]) <= 6
-    names = [n for c in state.field if c is not None for n in (c.card.name,)]
-    assert len(names) == len(set(names)), "two characters of the same name"
-    assert state.turn <= state.turn_cap
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data(), odeck=st.sampled_from([20, 60]))
-def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data, odeck):
-    state = lycee.LyceeState(DECK, game_rng(seed, 0), 0, {"turn_cap": 6, "dummy_deck_size": odeck}, None)
-    steps = 0
-    while not state.is_terminal():
-        _invariants(state, 60)
-        actions = state.legal_actions()
-        assert actions, "a live state always offers an action"
-        i = data.draw(st.integers(0, len(actions) - 1)) if steps < 120 else 0
-        state.apply(actions[i])
-        steps += 1
-    _invariants(state, 60)
-    assert state.legal_actions() == []
-    r = state.result()
-    assert r.outcome in ("win", "loss", "capped") and r.turn <= 6
 
 
 def test_illegal_actions_are_refused():
@@ -421,18 +387,7 @@ def test_unmodelled_cards_are_listed():
 
 
 # -- the sample decks -----------------------------------------------------------------------------
-def _fixture_decks(game: str) -> list[tuple[str, Deck]]:
-    data = json.loads((ROOT / "fixtures" / "cards" / f"{game}.json").read_text(encoding="utf-8"))
-    cards = {c["code"]: CardRecord.from_dict(c, game=game) for c in data["cards"]}
-    out = []
-    for path in sorted((ROOT / "fixtures" / "decks").glob(f"{game}-*.txt")):
-        parsed = parse_deck_text(path.read_text(encoding="utf-8"))
-        assert not parsed.errors, path
-        out.append((path.stem, Deck.from_counts(game, parsed.zones(), cards)))
-    return out
-
-
-@pytest.mark.parametrize("name,deck", _fixture_decks("lycee"), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,deck", fixture_decks("lycee"), ids=lambda x: x if isinstance(x, str) else "")
 def test_every_sample_deck_plays(name, deck):
     assert len(deck.main) == 60
     stats = run_games(deck, "fixtures", range(40))
@@ -440,24 +395,3 @@ def test_every_sample_deck_plays(name, deck):
     assert stats.outcomes["win"] > 30, stats.outcomes
     log = play_game(deck, "fixtures", 0, log=True)[1].as_text()
     assert "deploy" in log and "attacks" in log
-
-
-SAMPLE_DECKS = _fixture_decks("lycee")
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data(), which=st.integers(0, len(SAMPLE_DECKS) - 1))
-def test_random_play_on_the_sample_decks_keeps_every_card(seed, data, which):
-    """The same invariants with the sample decks' real keywords, costs and zones."""
-    deck = SAMPLE_DECKS[which][1]
-    n = len(deck.main)
-    state = lycee.LyceeState(deck, game_rng(seed, 1), 1, {"turn_cap": 6}, None)
-    steps = 0
-    while not state.is_terminal():
-        assert state.card_count() == n
-        assert all(v >= 0 for v in state.counters.values())
-        actions = state.legal_actions()
-        assert actions
-        state.apply(actions[data.draw(st.integers(0, len(actions) - 1)) if steps < 150 else 0])
-        steps += 1
-    assert state.card_count() == n and state.legal_actions() == [] and state.result().turn <= 6

@@ -1,21 +1,20 @@
-"""Phantasmagoria goldfish engine: golden scenarios (GAMES.md §2), exact-maths checks, properties."""
+"""Phantasmagoria goldfish engine: golden scenarios (GAMES.md §2), exact-maths checks.
+
+The contract every engine meets is checked in tests/test_engine_contract.py, with this module's
+hooks ``CONTRACT_CASES`` and ``check_state``.
+"""
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rules.cards import CardRecord
-from rules.decktext import parse_deck_text
-from rules.engine import phantasma
-from rules.engine.core import Action, Deck, EventLog, RunStats, game_rng, get_engine, play_game, run_games
+from rules.engine.core import Action, Deck, EventLog, game_rng, get_engine, play_game, run_games
 from rules.odds import p_at_least
+from rules.phantasma import engine as phantasma
+from tests.engine_fixtures import catalog_options, fixture_decks
 
-ROOT = Path(__file__).resolve().parent.parent
 ATTRS = phantasma.ATTRS
 
 
@@ -323,57 +322,25 @@ def test_opening_hand_and_redraw_frequencies_match_the_hypergeometric():
     assert abs(redrawn / n - p) < 4 * se, (redrawn / n, p)
 
 
-# -- reproducibility and properties -------------------------------------------------------------
-def test_same_seed_and_index_same_log_on_both_paths():
-    a = play_game(DECK, "s", 3, options=DUMMY, log=True)[1].as_list()
-    assert a == play_game(DECK, "s", 3, options=DUMMY, log=True)[1].as_list() and len(a) > 10
-    log = EventLog()
-    state = phantasma.PhantasmaState(DECK, game_rng("s", 3), 3, {**DUMMY, "turn_cap": 40}, log)
-    pilot = phantasma.GreedyPilot()
-    while not state.is_terminal():
-        state.apply(pilot.choose(state, state.legal_actions()))
-    assert log.as_list() == a
-    assert play_game(DECK, "s", 4, options=DUMMY, log=True)[1].as_list() != a
-    assert "must defend" in play_game(DECK, "s", 3, options=DUMMY, log=True)[1].as_text()
+# -- the engine contract's hooks (tests/test_engine_contract.py) --------------------------------
+CONTRACT_CASES = [("test-deck", DECK, DUMMY), ("test-deck-strong-dummy", DECK, {**DUMMY, "dummy_mhp": 3000}),
+                  ("test-deck-deck-medians", DECK, {"dummy_deck_size": 20})]
 
 
-def test_chunked_runs_merge_to_the_same_stats():
-    whole = run_games(DECK, 9, range(60), options=DUMMY)
-    parts = run_games(DECK, 9, range(0, 25), options=DUMMY).merge(run_games(DECK, 9, range(25, 60), options=DUMMY))
-    assert whole.to_dict() == parts.to_dict()
-    assert RunStats.from_dict(json.loads(json.dumps(whole.to_dict()))).to_dict() == whole.to_dict()
-    assert sum(whole.per_turn["damage"].values()) == whole.counters["damage_dealt"]
-    ratios = whole.summary()["extras"]["ratios"]
-    assert ratios["damage_per_battle"]["value"] > 0
-    assert whole.outcomes["win"] > 40
-
-
-def _invariants(state: phantasma.PhantasmaState, n: int) -> None:
-    assert state.card_count() == n, "a card was created or lost"
+def check_state(state: phantasma.PhantasmaState) -> None:
+    """Phantasmagoria invariants at every step of random play."""
     assert len(state.battle) <= 3 and len(state.vanguards) <= 5
-    assert all(v >= 0 for v in state.counters.values()) and state.dummy.dmg >= 0 and state.odeck >= 0
+    assert state.dummy.dmg >= 0 and state.odeck >= 0
     numbers = [c.number for c in state.chars()]
     assert len(numbers) == len(set(numbers)), "the same number twice on the field"
-    assert state.turn <= state.turn_cap
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data())
-def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data):
-    n = len(DECK.main) + 1 + len(DECK.zones["ex"])
-    state = phantasma.PhantasmaState(DECK, game_rng(seed, 0), 0, {**DUMMY, "turn_cap": 6}, None)
-    steps = 0
-    while not state.is_terminal():
-        _invariants(state, n)
-        actions = state.legal_actions()
-        assert actions, "a live state always offers an action"
-        i = data.draw(st.integers(0, len(actions) - 1)) if steps < 120 else 0
-        state.apply(actions[i])
-        steps += 1
-    _invariants(state, n)
-    assert state.legal_actions() == []
-    r = state.result()
-    assert r.outcome in ("win", "loss", "draw", "capped") and r.turn <= 6
+def test_the_log_and_the_statistics():
+    assert "must defend" in play_game(DECK, "s", 3, options=DUMMY, log=True)[1].as_text()
+    whole = run_games(DECK, 9, range(60), options=DUMMY)
+    assert sum(whole.per_turn["damage"].values()) == whole.counters["damage_dealt"]
+    assert whole.summary()["extras"]["ratios"]["damage_per_battle"]["value"] > 0
+    assert whole.outcomes["win"] > 40
 
 
 def test_illegal_actions_and_bad_decks_are_refused():
@@ -389,48 +356,12 @@ def test_unmodelled_cards_are_listed():
 
 
 # -- the sample decks -----------------------------------------------------------------------------
-def _fixture_cards(game: str) -> dict[str, CardRecord]:
-    data = json.loads((ROOT / "fixtures" / "cards" / f"{game}.json").read_text(encoding="utf-8"))
-    return {c["code"]: CardRecord.from_dict(c, game=game) for c in data["cards"]}
-
-
-def _fixture_decks(game: str) -> list[tuple[str, Deck]]:
-    cards = _fixture_cards(game)
-    out = []
-    for path in sorted((ROOT / "fixtures" / "decks").glob(f"{game}-*.txt")):
-        parsed = parse_deck_text(path.read_text(encoding="utf-8"))
-        assert not parsed.errors, path
-        out.append((path.stem, Deck.from_counts(game, parsed.zones(), cards)))
-    return out
-
-
-@pytest.mark.parametrize("name,deck", _fixture_decks("phantasma"), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,deck", fixture_decks("phantasma"), ids=lambda x: x if isinstance(x, str) else "")
 def test_every_sample_deck_plays(name, deck):
     assert len(deck.main) == 60 and len(deck.zones["ace"]) == 1
-    options = phantasma.catalog_options(_fixture_cards("phantasma").values())
+    options = catalog_options("phantasma")
     assert options["dummy_mhp"] > 0
     stats = run_games(deck, "fixtures", range(40), options=options)
     assert stats.games == 40 and stats.outcomes["win"] > 30, stats.outcomes
     log = play_game(deck, "fixtures", 0, options=options, log=True)[1].as_text()
     assert "deploy" in log and "battle card" in log
-
-
-SAMPLE_DECKS = _fixture_decks("phantasma")
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data(), which=st.integers(0, len(SAMPLE_DECKS) - 1))
-def test_random_play_on_the_sample_decks_keeps_every_card(seed, data, which):
-    """The same invariants with the sample decks' real keywords, costs and zones."""
-    deck = SAMPLE_DECKS[which][1]
-    n = len(deck.main) + 1 + len(deck.zones.get("ex", ()))
-    state = phantasma.PhantasmaState(deck, game_rng(seed, 1), 1, {**phantasma.catalog_options(_fixture_cards("phantasma").values()), "turn_cap": 6}, None)
-    steps = 0
-    while not state.is_terminal():
-        assert state.card_count() == n
-        assert all(v >= 0 for v in state.counters.values())
-        actions = state.legal_actions()
-        assert actions
-        state.apply(actions[data.draw(st.integers(0, len(actions) - 1)) if steps < 150 else 0])
-        steps += 1
-    assert state.card_count() == n and state.legal_actions() == [] and state.result().turn <= 6

@@ -1,17 +1,21 @@
-"""Weiß Schwarz goldfish engine: golden scenarios (GAMES.md §3), exact-maths checks, properties."""
+"""Weiß Schwarz goldfish engine: golden scenarios (GAMES.md §3), exact-maths checks.
+
+The contract every engine meets (reproducibility, both paths, no card created or lost under random
+play, chunked runs...) is checked in tests/test_engine_contract.py, with this module's hooks:
+``CONTRACT_CASES``, ``check_state`` and ``random_decks``.
+"""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.cards import CardRecord
-from rules.engine import ws
-from rules.engine.core import Deck, game_rng, play_game, run_games
+from rules.engine.core import Action, Deck, game_rng, play_game, run_games
+from rules.engine.goldfish import GameOver
 from rules.odds import p_at_least
+from rules.ws import engine as ws
 
 YELLOW, RED = ("yellow",), ("red",)
 
@@ -131,7 +135,7 @@ def test_goldfish_reaching_level_4_is_a_win():
     state.olevel = [FILLER] * 3
     state.oclock = [FILLER] * 6
     state.odeck = [FILLER] * 5
-    with pytest.raises(ws.GameOver):
+    with pytest.raises(GameOver):
         state._damage(1)
     assert state.outcome == "win" and "level 4" in state.reason
 
@@ -247,7 +251,7 @@ def test_a_turn_pays_stock_places_climax_and_attacks_directly_with_soul_bonus():
     # soul 1 + climax 1 + direct attack 1
     assert state.counters["attack_soul"] == 3 and state.counters["damage_dealt"] == 3
     assert cx in state.waiting and state.climax is None  # the climax leaves at end of turn
-    assert state.damage_by_turn == [3]
+    assert state.per_turn() == {"damage": [3]}
 
 
 def test_first_player_attacks_only_once_on_turn_one():
@@ -402,67 +406,17 @@ def test_dummy_climax_option_changes_the_cancel_rate():
         play_game(DECK, 1, 0, options={"dummy_climaxes": 60})
 
 
-# -- reproducibility and properties -------------------------------------------------------------
-def test_same_seed_and_index_same_log_on_both_paths():
-    a = play_game(DECK, "s", 3, log=True)[1].as_list()
-    b = play_game(DECK, "s", 3, log=True)[1].as_list()
-    assert a == b and len(a) > 50
-    # the generic contract (legal_actions/apply + pilot.choose) plays the very same game
-    from rules.engine.core import EventLog
-
-    log = EventLog()
-    state = ws.WSState(DECK, game_rng("s", 3), 3, {"turn_cap": 40}, log)
-    pilot = ws.GreedyPilot()
-    while not state.is_terminal():
-        state.apply(pilot.choose(state, state.legal_actions()))
-    assert log.as_list() == a
-    assert play_game(DECK, "s", 4, log=True)[1].as_list() != a
+# -- the engine contract's hooks (tests/test_engine_contract.py) --------------------------------
+CONTRACT_CASES = [(f"{n}-climaxes", ws_deck(n), {}) for n in (0, 4, 8)] + [("dummy-16-climaxes", DECK, {"dummy_climaxes": 16})]
 
 
-def test_who_goes_first_options():
-    firsts = [play_game(DECK, 1, i, options={"first": "alternate"})[0].counters.get("went_first", 0)
-              for i in range(6)]
-    assert firsts == [1, 0, 1, 0, 1, 0]
-    assert all(play_game(DECK, 1, i, options={"first": "opp"})[0].counters.get("went_first", 0) == 0
-               for i in range(3))
-    randoms = [play_game(DECK, 1, i)[0].counters.get("went_first", 0) for i in range(60)]
-    assert 10 < sum(randoms) < 50
-
-
-def _invariants(state: ws.WSState, expected: Counter) -> None:
-    mine = Counter(c.code for c in state.all_my_cards())
-    assert mine == expected, "a card was created or lost"
-    opp = (len(state.odeck) + len(state.ohand) + len(state.oclock) + len(state.olevel)
-           + len(state.owaiting) + len(state.orevealed))
-    assert opp == 50
-    assert all(v >= 0 for v in state.counters.values())
-    assert state.turn <= state.turn_cap
+def check_state(state: ws.WSState) -> None:
+    """WS invariants at every step of random play: the goldfish's 50 cards, levels below 4."""
+    assert sum(len(z) for z in state.goldfish_zones().values()) == 50
     assert len(state.level) <= 4 and len(state.olevel) <= 4
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data(), n_cx=st.sampled_from([0, 4, 8]))
-def test_random_play_keeps_every_card_and_ends_within_the_cap(seed, data, n_cx):
-    deck = ws_deck(n_cx)
-    expected = Counter(c.code for c in deck.main)
-    state = ws.WSState(deck, game_rng(seed, 0), 0, {"turn_cap": 8}, None)
-    steps = 0
-    while not state.is_terminal():
-        _invariants(state, expected)
-        actions = state.legal_actions()
-        assert actions, "a live state always offers an action"
-        i = data.draw(st.integers(0, len(actions) - 1)) if steps < 150 else 0
-        state.apply(actions[i])
-        steps += 1
-    _invariants(state, expected)
-    assert state.legal_actions() == []
-    r = state.result()
-    assert r.outcome in ("win", "loss", "capped") and r.turn <= 8
-
-
 def test_illegal_actions_are_refused():
-    from rules.engine.core import Action
-
     state = ws.WSState(DECK, game_rng(1, 0), 0, {}, None)
     with pytest.raises(ValueError, match="illegal"):
         state.apply(Action("main", ("end",)))
@@ -472,6 +426,11 @@ def test_illegal_actions_are_refused():
 
 def test_unmodelled_cards_are_listed():
     assert [c.code for c in DECK.unmodelled()] == ["T/W-03"]
+
+
+def random_decks() -> st.SearchStrategy[Deck]:
+    """Decks for the contract's "the greedy pilot finishes any deck" property."""
+    return random_ws_decks()
 
 
 @st.composite
@@ -495,18 +454,3 @@ def random_ws_decks(draw):
 
 
 ws_triggers = ("soul", "draw", "pool", "comeback", "return", "treasure", "shot", "gate", "choice", "standby")
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deck=random_ws_decks(), seed=st.integers(0, 1000), first=st.sampled_from(["me", "opp"]))
-def test_the_greedy_pilot_finishes_any_deck_within_the_cap(deck, seed, first):
-    expected = Counter(c.code for c in deck.main)
-    state = ws.WSState(deck, game_rng(seed, 0), 0, {"turn_cap": 15, "first": first}, None)
-    pilot = ws.GreedyPilot()
-    while not state.is_terminal():  # the generic path: every choice must be a legal action
-        state.apply(pilot.choose(state, state.legal_actions()))
-    assert state.legal_actions() == []
-    assert Counter(c.code for c in state.all_my_cards()) == expected
-    r = state.result()
-    assert r.outcome in ("win", "loss", "capped") and r.turn <= 15
-    assert all(v >= 0 for v in r.counters.values())

@@ -488,16 +488,19 @@ def test_every_engine_string_has_a_translation():
     from playtest.i18n import KIND_LABELS, STAT_LABELS, TERMS
     from rules.engine.core import EVENT_MESSAGES, get_engine
 
+    engines = {game: get_engine(game) for game in GAME_DECKS}  # registers every event table
     strings, reasons = set(EVENT_MESSAGES.values()), set()
-    for game in GAME_DECKS:
-        module = importlib.import_module(f"rules.engine.{game}")
-        engine = get_engine(game)
+    shared = "".join(p.read_text(encoding="utf-8") for p in sorted((BASE / "rules" / "engine").glob("*.py")))
+    for game, engine in engines.items():
+        module = importlib.import_module(f"rules.{game}.engine")
         strings |= set(engine.describe_options.values()) | set(engine.describe_extras.values())
-        source = Path(module.__file__).read_text(encoding="utf-8")
+        # the game's engine package and the shared engine code (end reasons such as the turn cap)
+        source = shared + "".join(p.read_text(encoding="utf-8") for p in sorted(Path(module.__file__).parent.glob("*.py")))
         reasons |= set(re.findall(r'gettext_noop\("([^"]+)"\)', source)) - set(EVENT_MESSAGES.values())
-        assert set(module.COUNTERS) <= set(STAT_LABELS), (game, set(module.COUNTERS) - set(STAT_LABELS))
+        counters = engine.new_state.COUNTERS
+        assert set(counters) <= set(STAT_LABELS), (game, set(counters) - set(STAT_LABELS))
         assert set(engine.ratios) <= set(STAT_LABELS), game
-        kinds = set(re.findall(r'self\.say\((?:"\w+", )?"([\w ]+)", "\w+"', source))
+        kinds = set(re.findall(r'self\.say\((?:"\w+", )?"([\w ]+)", "\w+"', source)) | {engine.new_state.RESULT_KIND}
         assert kinds - {"why", "verb"} <= set(KIND_LABELS), (game, kinds - set(KIND_LABELS))
     assert len(strings) > 120 and "turn cap" in reasons
     for lang in ("ja", "zh-hans"):

@@ -277,16 +277,28 @@ class ScriptedState:
 
 
 class ScriptedPilot:
-    """Base class for pilots of ``ScriptedState`` games: implement ``decide(state, kind)``.
+    """Base class for pilots of ``ScriptedState`` games: one method ``d_<kind>(self, state)`` per
+    decision kind, returning the chosen option (or override ``decide(state, kind)``).
 
-    ``choose`` (the generic contract) maps the decided option onto the offered actions, so a pilot
-    behaves identically on the fast path and through ``legal_actions``/``apply``.
+    The ``d_<kind>`` methods (inherited ones too) form ``dispatch``, the table ``play_out`` calls
+    directly; ``choose`` (the generic contract) maps the decided option onto the offered actions, so
+    a pilot behaves identically on the fast path and through ``legal_actions``/``apply``.
     """
 
     name = "scripted"
+    dispatch: Mapping[str, Callable[[Any, Any], tuple]] | None = None
 
-    def decide(self, state: Any, kind: str) -> tuple:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = {name[2:]: fn for klass in reversed(cls.__mro__) for name, fn in vars(klass).items()
+                 if name.startswith("d_") and callable(fn)}
+        if table:
+            cls.dispatch = table
+
+    def decide(self, state: Any, kind: str) -> tuple:
+        if self.dispatch is None:  # pragma: no cover - a pilot without d_ methods overrides decide
+            raise NotImplementedError(f"pilot {self.name} has no d_ methods and no decide()")
+        return self.dispatch[kind](self, state)
 
     def choose(self, state: Any, actions: list[Action]) -> Action:
         option = self.decide(state, actions[0].kind)
@@ -328,6 +340,17 @@ COMMON_OPTIONS: dict[str, str] = {
              "(first in even-numbered games), me, opp"),
     "turn_cap": gettext_noop("stop a game after this many of the player's own turns (counted as capped)"),
 }
+# Every report splits by who went first (counters ``first_games``/``second_games``,
+# ``first_wins``/``second_wins``, ``first_win_turns``/``second_win_turns``, kept by every engine).
+COMMON_RATIOS: dict[str, tuple[str, str]] = {
+    "win_rate_going_first": ("first_wins", "first_games"),
+    "win_rate_going_second": ("second_wins", "second_games"),
+}
+# The mean turn of a win by who went first (the engines that report it list these in ``ratios``).
+WIN_TURN_RATIOS: dict[str, tuple[str, str]] = {
+    "mean_win_turn_going_first": ("first_win_turns", "first_wins"),
+    "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
+}
 
 
 @dataclass(frozen=True)
@@ -350,8 +373,10 @@ class GameEngine:
     describe_extras: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # Options every engine understands are described once, here; a game may refine them.
+        # Options every engine understands and the ratios every report has are declared once,
+        # here; a game may refine them.
         object.__setattr__(self, "describe_options", {**COMMON_OPTIONS, **self.describe_options})
+        object.__setattr__(self, "ratios", {**COMMON_RATIOS, **self.ratios})
 
     @property
     def default_pilot(self) -> str:
@@ -367,14 +392,34 @@ def register(engine: GameEngine) -> GameEngine:
 
 
 def get_engine(game: str) -> GameEngine:
+    """The engine of ``game``: its package ``rules.<game>.engine`` registers it on first import."""
     if game not in _REGISTRY:
         import importlib
 
+        module = f"rules.{game}.engine"
         try:
-            importlib.import_module(f"rules.engine.{game}")
+            importlib.import_module(module)
         except ModuleNotFoundError as exc:
+            if exc.name not in (module, f"rules.{game}"):
+                raise  # the engine exists but one of its imports is missing: a real error
             raise KeyError(f"no goldfish engine for game {game!r}") from exc
+        if game not in _REGISTRY:
+            raise KeyError(f"no goldfish engine for game {game!r}")
     return _REGISTRY[game]
+
+
+def all_engines() -> list[GameEngine]:
+    """The engine of every game that has one, in ``rules.games.GAMES`` order (a new game package
+    with an ``engine`` subpackage is found here with no other change)."""
+    from ..games import GAMES
+
+    out = []
+    for game in GAMES:
+        try:
+            out.append(get_engine(game))
+        except KeyError:
+            continue
+    return out
 
 
 def play_game(

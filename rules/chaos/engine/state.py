@@ -1,4 +1,4 @@
-"""Chaos TCG goldfish engine (GAMES.md §4).
+"""Chaos TCG goldfish engine (GAMES.md §4): the state and its turn script.
 
 The player plays a 50-card main deck, an extra deck and a partner chosen from the main deck against
 a dummy: a partner that never defends and a dummy deck (``dummy_deck_size`` cards, 50 by default,
@@ -7,8 +7,8 @@ title+name (3 by default). The dummy draws 5 at setup and 1 a turn and plays not
 dummy must draw or take deck damage from an empty deck; loss = the same for the player (attack
 draws can deck you out).
 
-The rules are one generator, ``ChaosState.script`` (see ``core.ScriptedState``). Decision kinds and
-their options:
+The rules are one generator (``ChaosState._setup`` and ``_my_turn`` in ``GoldfishState.script``).
+Decision kinds and their options:
 
 - ``partner``: ``("partner", code)`` — a character of the deck (the deck's recorded partner only,
   when it has one and a copy is still in the deck);
@@ -27,133 +27,41 @@ import random
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from ..cards import CardRecord
-from ._zones import distinct_codes, shuffle, take
-from .core import (
-    Deck,
-    EventLog,
-    GameEngine,
-    GameResult,
-    ScriptedPilot,
-    ScriptedState,
-    event_messages,
-    gettext_noop,
-    register,
-    who_goes_first,
-)
+from rules.cards import CardRecord
+from rules.engine._zones import distinct_codes, shuffle, take
+from rules.engine.core import Deck, EventLog, GameResult, gettext_noop
+from rules.engine.goldfish import GoldfishState
 
-GAME = "chaos"
+from .characters import REST, STAND, Char, identity, level_up, partner_char
+from .events import GAME
+
 SLOT_NAMES = ("front-left", "front-right", "back-left", "partner", "back-right")
 PARTNER_SLOT = 3
-# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, slot).
-EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
-    "draw": gettext_noop("{why}: {cards}"),
-    "setup": gettext_noop("shuffle; the player goes {order}"),
-    "partner": gettext_noop("partner {card} revealed: {atk}/{dfn} with bonus +{bonus_atk}/+{bonus_dfn} → "
-                            "{total_atk}/{total_dfn}"),
-    "maintain_skipped": gettext_noop("{card} turns face-down (maintain not paid)"),
-    "levelup": gettext_noop("level up: {card} on the partner → {atk}/{dfn}, standing"),
-    "face_up": gettext_noop("{card} turns face-up"),
-    "hand_limit": gettext_noop("hand limit: {card}"),
-    "maintain": gettext_noop("pay maintain of {card}"),
-    "leaves": gettext_noop("{card} leaves {slot} for the waiting room"),
-    "summon": gettext_noop("summon {card} ({atk}/{dfn}) to {slot}"),
-    "extra": gettext_noop("EXTRA {card} ({atk}/{dfn}) on {slot}"),
-    "attack": gettext_noop("{card} attacks ({atk} ATK); the dummy does not defend"),
-    "deck_damage": gettext_noop("deck damage {amount}: {count} card(s) milled; {left} left"),
-    "deck_damage_stopped": gettext_noop("deck damage {amount}: {count} card(s) milled — stopped on the partner's "
-                                        "name: the dummy partner levels up; {left} left"),
-})
 ALLY_SLOTS = (0, 1, 2, 4)
-STAND, REST, REVERSE = 0, 1, 2
-DIRECTION = ("stand", "rest", "reverse")
 OPENING_HAND = 5
 HAND_LIMIT = 7
+COUNTERS = (
+    "games", "went_first", "attacks", "attack_draws", "deck_damage", "damage_stopped", "partner_levelups",
+    "partner_level", "opp_partner_levelups", "summons", "extras", "mulligans", "maintain_paid",
+    "maintain_skipped", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
+    "second_win_turns",
+)
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 50, "dummy_partner_copies": 3}
 
 
-class GameOver(Exception):
-    pass
-
-
-def identity(card: CardRecord) -> str:
-    """Title+name of a character: the partner, level-up and deck-damage identity."""
-    return f"{card.title}【{card.person}】"
-
-
-class Char:
-    """A character on the field: top card, current ATK/DEF, direction, face-down, damage, stack."""
-
-    __slots__ = ("card", "atk", "dfn", "state", "face_down", "dmg", "under", "level")
-
-    def __init__(self, card: CardRecord, atk: int, dfn: int) -> None:
-        self.card = card
-        self.atk = atk
-        self.dfn = dfn
-        self.state = STAND
-        self.face_down = False
-        self.dmg = 0
-        self.under: list[CardRecord] = []
-        self.level = 0
-
-
-def partner_char(card: CardRecord) -> Char:
-    """A revealed partner: printed ATK/DEF plus its partner bonus (2/2 with +3/+2 → 5/4)."""
-    return Char(card, (card.atk or 0) + (card.partner_atk or 0), (card.defense or 0) + (card.partner_def or 0))
-
-
-def level_up(char: Char, card: CardRecord) -> None:
-    """Put ``card`` on ``char``: the bonus applies again (5/4 → 8/6 with +3/+2), it stands, damage resets."""
-    char.under.append(char.card)
-    char.card = card
-    char.atk += card.partner_atk or 0
-    char.dfn += card.partner_def or 0
-    char.state = STAND
-    char.dmg = 0
-    char.level += 1
-
-
-def improve(char: Char) -> None:
-    """One step: reverse → rest → stand."""
-    if char.state:
-        char.state -= 1
-
-
-def resolve_block(
-    attacker: tuple[int, int, int, tuple[str, ...]], defender: tuple[int, int, int, tuple[str, ...]]
-) -> tuple[int, int, int]:
-    """A blocked battle, each side ``(ATK, DEF, damage already taken, keywords)``.
-
-    Returns ``(damage to the defender, damage to the attacker, deck damage)``. First strike (the
-    attacker) / first defense (the defender) deal their damage first, and a side it stuns deals none
-    back; both present, or neither → simultaneous. Penetrate: the attacker's damage in excess of
-    the defender's DEF becomes deck damage. Stunned = accumulated damage exceeds DEF.
-    """
-    a_atk, a_def, a_dmg, a_kw = attacker
-    d_atk, d_def, d_dmg, d_kw = defender
-    a_first = "first_strike" in a_kw
-    d_first = "first_defense" in d_kw
-    to_def, to_att = a_atk, d_atk
-    if a_first and not d_first and d_dmg + a_atk > d_def:
-        to_att = 0
-    elif d_first and not a_first and a_dmg + d_atk > a_def:
-        to_def = 0
-    deck = to_def - d_def if "penetrate" in a_kw and to_def > d_def else 0
-    return to_def, to_att, deck
-
-
-class ChaosState(ScriptedState):
+class ChaosState(GoldfishState):
     """One goldfish game of Chaos TCG. Zones are public attributes so tests can set them up."""
+
+    GAME = GAME
+    COUNTERS = COUNTERS
+    PER_TURN = {"milled": "deck_damage"}
+    DECK_ZONES = ("extra",)
 
     def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
                  options: Mapping[str, Any] | None = None, log: EventLog | None = None,
                  setup: bool = True) -> None:
         opts = {**DEFAULT_OPTIONS, **(options or {})}
-        self.rng = rng
-        self.log = log
-        self.index = index
-        self.turn_cap = int(opts.get("turn_cap") or 40)
-        self.first_option = str(opts.get("first", "random"))
+        super().__init__(rng, index, opts, log)
         size = int(opts.get("dummy_deck_size", 50))
         copies = int(opts.get("dummy_partner_copies", 3))
         if size < 1 or not 0 <= copies <= size - 1:
@@ -164,7 +72,6 @@ class ChaosState(ScriptedState):
             raise ValueError("a chaos deck needs a character in its main deck to choose a partner from")
         self.extra: list[CardRecord] = list(deck.zones.get("extra", ()))
         self.partner_hint = deck.partner.code if deck.partner is not None else ""
-        self.n_cards = len(self.deck) + len(self.extra)
         self.hand: list[CardRecord] = []
         self.waiting: list[CardRecord] = []
         self.field: list[Char | None] = [None] * 5
@@ -173,34 +80,16 @@ class ChaosState(ScriptedState):
         self.ohand = 0
         self.owaiting = 0
         self.opartner_level = 0
-        self.went_first = True
-        self.turn = 0
         self.used: set[str] = set()
         self.maintaining = -1
-        self.outcome = "capped"
-        self.reason = gettext_noop("turn cap")
-        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
-        self.milled: list[int] = []
-        self.first_playable: dict[str, int] = {}
         self.opening_hand: tuple[CardRecord, ...] = ()
         if setup:
             self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
-        """Log event ``chaos.<code>``."""
-        if self.log is not None:
-            self.log.add(self.turn, player, kind, "chaos." + code, **params)
-
     @property
     def partner(self) -> Char | None:
         return self.field[PARTNER_SLOT]
-
-    def _end(self, outcome: str, reason: str) -> None:
-        self.outcome, self.reason = outcome, reason
-        if self.log is not None:
-            self.say("me", "result", "result", outcome=outcome, reason=reason)
-        raise GameOver
 
     def _draw(self, n: int, why: str = "draw") -> None:
         for _ in range(n):
@@ -217,32 +106,13 @@ class ChaosState(ScriptedState):
             self.odeck.pop()
             self.ohand += 1
 
-    def card_count(self) -> int:
-        """Every card of the player's, wherever it is (tests: nothing is created or lost)."""
-        on_field = sum(1 + len(c.under) for c in self.field if c is not None)
-        return len(self.deck) + len(self.hand) + len(self.waiting) + len(self.extra) + on_field
-
-    def zone_sizes(self) -> dict[str, int]:
-        return {"deck": len(self.deck), "hand": len(self.hand), "waiting": len(self.waiting),
-                "extra": len(self.extra), "dummy_deck": len(self.odeck), "dummy_hand": self.ohand,
-                "dummy_waiting": self.owaiting}
+    def card_zones(self) -> dict[str, list[CardRecord]]:
+        return {"deck": self.deck, "hand": self.hand, "waiting": self.waiting, "extra": self.extra,
+                "field": [card for c in self.field if c is not None for card in (c.card, *c.under)]}
 
     # -- the game ------------------------------------------------------------------------------
-    def script(self) -> Generator[str, tuple, None]:
-        yield from self.scenario(self._game())
-
-    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
-        """Run ``steps`` (the whole game, or one turn of a hand-built state, as scenario tests
-        do) until it finishes or the game ends."""
-        try:
-            yield from steps
-        except GameOver:
-            pass
-
-    def _game(self) -> Generator[str, tuple, None]:
+    def _setup(self) -> Generator[str, tuple, None]:
         rng = self.rng
-        self.went_first = who_goes_first(self.first_option, rng, self.index)
-        self.counters["went_first"] = int(self.went_first)
         shuffle(rng, self.deck)
         shuffle(rng, self.odeck)
         if self.log is not None:
@@ -264,16 +134,8 @@ class ChaosState(ScriptedState):
             self.counters["mulligans"] += 1
             self._draw(OPENING_HAND, "mulligan")
         self.opening_hand = tuple(self.hand)
-        if not self.went_first:
-            self._opp_turn()
-        while True:
-            if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", gettext_noop("turn cap")
-                return
-            yield from self._my_turn()
-            self._opp_turn()
 
-    def _opp_turn(self) -> None:
+    def _opp_turn(self, first: bool = False) -> None:
         """The dummy: its partner improves (nothing to do: it never rests), draws 1, discards to 7."""
         self._odraw(1)
         if self.ohand > HAND_LIMIT:
@@ -281,11 +143,9 @@ class ChaosState(ScriptedState):
             self.ohand = HAND_LIMIT
 
     def _my_turn(self) -> Generator[str, tuple, None]:
-        self.turn += 1
-        turn = self.turn
+        turn = self._new_turn()
         log = self.log
         self.used.clear()
-        self.milled.append(0)
         # 1. beginning: improve one step, pay maintain
         for c in self.field:
             if c is not None and not c.face_down and c.state:
@@ -344,12 +204,8 @@ class ChaosState(ScriptedState):
         p = self.partner
         if p.state:
             p.state -= 1
-        while len(self.hand) > HAND_LIMIT:
-            _, code = yield "discard"
-            card = take(self.hand, code)
-            self.waiting.append(card)
-            if log is not None:
-                self.say("me", "discard", "hand_limit", card=card.name)
+        if len(self.hand) > HAND_LIMIT:
+            yield from self._hand_limit(HAND_LIMIT, self.waiting)
 
     def _note_playable(self, turn: int) -> None:
         fp = self.first_playable
@@ -488,7 +344,6 @@ class ChaosState(ScriptedState):
 
     def _record_mill(self, n: int, milled: int, stopped: bool) -> None:
         self.counters["deck_damage"] += milled
-        self.milled[-1] += milled
         if stopped:
             self.counters["damage_stopped"] += 1
         if self.log is not None:
@@ -541,9 +396,6 @@ class ChaosState(ScriptedState):
     def options_attack(self) -> list[tuple]:
         return [("end",)] + [("attack", s) for s in self._attackers()]
 
-    def options_discard(self) -> list[tuple]:
-        return [("discard", code) for code in distinct_codes(self.hand)]
-
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
         if verb == "summon":
@@ -559,159 +411,5 @@ class ChaosState(ScriptedState):
 
     # -- result --------------------------------------------------------------------------------
     def result(self) -> GameResult:
-        c = self.counters
-        c["games"] = 1
-        c["partner_level"] = self.partner.level if self.partner is not None else 0
-        if self.outcome == "win":
-            c["first_wins" if self.went_first else "second_wins"] = 1
-            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
-        c["first_games" if self.went_first else "second_games"] = 1
-        return GameResult(
-            index=self.index, outcome=self.outcome, turn=max(self.turn, 1), reason=self.reason,
-            counters={k: v for k, v in c.items() if v},
-            per_turn={"milled": list(self.milled)},
-            first_playable=dict(self.first_playable),
-        )
-
-
-COUNTERS = (
-    "games", "went_first", "attacks", "attack_draws", "deck_damage", "damage_stopped", "partner_levelups",
-    "partner_level", "opp_partner_levelups", "summons", "extras", "mulligans", "maintain_paid",
-    "maintain_skipped", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
-    "second_win_turns",
-)
-
-
-class GreedyPilot(ScriptedPilot):
-    """Level the partner whenever possible, play an EXTRA when it is stronger, summon the strongest
-    ally (replacing a weaker one when the field is full), attack with everything."""
-
-    name = "greedy"
-
-    def decide(self, state: ChaosState, kind: str) -> tuple:
-        return _DISPATCH[kind](self, state)
-
-    def d_partner(self, state: ChaosState) -> tuple:
-        opts = state.options_partner()
-        if len(opts) == 1:
-            return opts[0]
-        counts: dict[str, int] = {}
-        for c in state.deck:
-            if c.card_type == "character":
-                key = identity(c)
-                counts[key] = counts.get(key, 0) + 1
-        best = None
-        best_score = None
-        for c in state.deck:
-            if c.card_type != "character":
-                continue
-            score = ((c.atk or 0) + (c.partner_atk or 0) + 0.5 * (counts[identity(c)] - 1) * (c.partner_atk or 0)
-                     + 0.01 * ((c.defense or 0) + (c.partner_def or 0)))
-            if best_score is None or score > best_score:
-                best, best_score = c, score
-        return ("partner", best.code)
-
-    def d_mulligan(self, state: ChaosState) -> tuple:
-        pname = state.partner.card.person
-        pid = identity(state.partner.card)
-        for c in state.hand:
-            if c.card_type == "character" and (c.person != pname or identity(c) == pid):
-                return ("keep",)
-        return ("mulligan",)
-
-    def d_maintain(self, state: ChaosState) -> tuple:
-        return ("pay",) if state.can_pay_maintain(state.field[state.maintaining]) else ("skip",)
-
-    def d_main(self, state: ChaosState) -> tuple:
-        used = state.used
-        p = state.partner
-        pid = identity(p.card)
-        hand = state.hand
-        if "levelup" not in used:
-            for c in hand:
-                if c.card_type == "character" and identity(c) == pid:
-                    return ("levelup", c.code)
-        names = state.names_on_field()
-        if "extra" not in used and state.extra:
-            seen = set()
-            for ex in state.extra:
-                if ex.code in seen or not any(p in names for p in ex.extra_persons):
-                    continue
-                seen.add(ex.code)
-                for base, _codes, _slots in state.extra_plan(ex, names):
-                    if (ex.atk or 0) > state.field[base].atk:
-                        return ("extra", ex.code, base)
-        if "summon" not in used:
-            field = state.field
-            best = None
-            best_gain = 0.0
-            for c in hand:
-                if c.card_type != "character" or c.person == p.card.person:
-                    continue
-                same = names.get(c.person)
-                if same is not None:
-                    slot = same
-                else:
-                    slot = next((s for s in ALLY_SLOTS if field[s] is None), None)
-                    if slot is None:
-                        slot = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
-                occ = field[slot]
-                gain = (c.atk or 0) - (occ.atk if occ is not None else -1) + 0.01 * (c.defense or 0)
-                if gain > best_gain:
-                    best, best_gain = ("summon", c.code, slot), gain
-            if best is not None:
-                return best
-        return ("end",)
-
-    def d_attack(self, state: ChaosState) -> tuple:
-        attackers = state._attackers()
-        allies = [s for s in attackers if s != PARTNER_SLOT]
-        if allies:
-            return ("attack", max(allies, key=lambda s: (state.field[s].atk, -s)))
-        # the partner's attack draws a card: skip it on an empty deck unless it wins
-        if state.deck or len(state.odeck) < state.partner.atk:
-            return ("attack", PARTNER_SLOT)
-        return ("end",)
-
-    def d_discard(self, state: ChaosState) -> tuple:
-        return ("discard", min(state.hand, key=state.card_value).code)
-
-
-_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
-
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 50, "dummy_partner_copies": 3}
-
-
-def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
-              log: EventLog | None) -> ChaosState:
-    return ChaosState(deck, rng, index, options, log)
-
-
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=new_state,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
-    describe_options={
-        "dummy_deck_size": gettext_noop("cards in the dummy's deck, its partner included (default 50)"),
-        "dummy_partner_copies": gettext_noop("further copies of the dummy partner's title+name in its deck (default 3); "
-                                "deck damage stops on each"),
-    },
-    ratios={
-        "deck_damage_per_attack": ("deck_damage", "attacks"),
-        "attack_draws_per_game": ("attack_draws", "games"),
-        "partner_levelups_per_game": ("partner_levelups", "games"),
-        "dummy_partner_levelups_per_game": ("opp_partner_levelups", "games"),
-        "stopped_attacks_share": ("damage_stopped", "attacks"),
-        "win_rate_going_first": ("first_wins", "first_games"),
-        "win_rate_going_second": ("second_wins", "second_games"),
-    },
-    describe_extras={
-        "milled": gettext_noop("cards the dummy lost to deck damage on each of the player's turns"),
-        "deck_damage": gettext_noop("cards milled from the dummy's deck by attacks"),
-        "damage_stopped": gettext_noop("attacks whose deck damage stopped on a copy of the dummy partner's title+name"),
-        "attack_draws": gettext_noop("cards drawn because the partner attacked"),
-        "partner_levelups": gettext_noop("level ups of the player's partner (from hand)"),
-        "opp_partner_levelups": gettext_noop("automatic level ups of the dummy partner from deck damage"),
-    },
-))
+        self.counters["partner_level"] = self.partner.level if self.partner is not None else 0
+        return super().result()

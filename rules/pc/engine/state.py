@@ -1,9 +1,10 @@
-"""Prism Connect goldfish engine (GAMES.md §1).
+"""Prism Connect goldfish engine (GAMES.md §1): the state and its turn script.
 
 The goldfish starts at 25 life, never blocks and plays nothing; the player wins when its life
 reaches 0 and loses when the deck, connect gauge and discard pile are all empty at a rebuild.
 
-The rules are one generator, ``PCState.script`` (see ``core.ScriptedState``). Decision kinds:
+The rules are one generator (``PCState._setup`` and ``_my_turn`` in ``GoldfishState.script``).
+Decision kinds:
 
 - ``mulligan``: ``("bottom", code)`` puts a hand card on the bottom of the deck (in the order
   chosen), ``("keep",)`` ends and draws as many as were put back;
@@ -23,62 +24,27 @@ import random
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from ..cards import CardRecord
-from ..identity import card_identity
-from ._zones import DeckCache, distinct_codes, shuffle, take
-from .core import (
-    Deck,
-    EventLog,
-    GameEngine,
-    GameResult,
-    ScriptedPilot,
-    ScriptedState,
-    event_messages,
-    gettext_noop,
-    register,
-    who_goes_first,
-)
+from rules.cards import CardRecord
+from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
+from rules.engine.core import Deck, EventLog, gettext_noop
+from rules.engine.goldfish import GoldfishState
+from rules.identity import card_identity
 
-GAME = "pc"
-# The event log: code -> English template (see ws.EVENTS; terms translated: why, order, where).
-EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
-    "rebuild": gettext_noop("deck empty: connect gauge and discard pile shuffled into a new deck ({count} cards)"),
-    "draw": gettext_noop("{why}: {card}"),
-    "setup": gettext_noop("life {life} each; shuffle; the player goes {order}"),
-    "mulligan": gettext_noop("to the bottom: {cards}"),
-    "gauge_second": gettext_noop("going second: the top card of the deck face-down into the connect gauge"),
-    "turn": gettext_noop("turn {turn}: life {life} vs {opp_life}, hand {hand}, deck {deck}, gauge {gauge}, "
-                         "field {field}"),
-    "hand_limit": gettext_noop("hand limit 6: {card}"),
-    "event": gettext_noop("event {card} (effect not modelled), to the discard pile"),
-    "scene": gettext_noop("scene {card} (effect not modelled) to the back area"),
-    "deploy": gettext_noop("{card} (cost {cost}, field {field}) to the {where}"),
-    "deploy_back_rule": gettext_noop("{card} (cost {cost}, field {field}) to the {where} (no character in hand "
-                                     "meets its cost)"),
-    "connect_mark": gettext_noop("connect mark of {card}: {card2} from the {where} face-up into the connect gauge"),
-    "connect_mark_fizzled": gettext_noop("connect mark of {card}: no card put in, the rest does not resolve"),
-    "return": gettext_noop("discard {card2}: {card} returns from the back area to the front line"),
-    "connect_attack": gettext_noop("{card} connect attack: consume {count} gauge card(s) ({facedown} face-down "
-                                   "revealed: {marks}); RANK {rank}+{count}+{bonus} = {total}"),
-    "connect_attack_no_bonus": gettext_noop("{card} connect attack: consume {count} gauge card(s) ({facedown} "
-                                            "face-down revealed: no bonus mark); RANK {rank}+{count}+{bonus} = {total}"),
-    "attack": gettext_noop("{card} attacks (CP {cp}, RANK {rank})"),
-    "gauge_unblocked": gettext_noop("unblocked: the top card of the deck face-down into the connect gauge"),
-    "damage": gettext_noop("goldfish loses {amount} life ({life} left)"),
-    "block": gettext_noop("goldfish blocks with {card} (CP {cp}, RANK {rank})"),
-    "retreat": gettext_noop("{card} retreats to the back area"),
-})
+from .events import GAME
+
 LIFE = 25
 OPENING_HAND = 6
 HAND_LIMIT = 6
+COUNTERS = (
+    "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
+    "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
+    "back_rule", "returns", "connect_mark_cards", "connect_mark_fizzled", "events_played", "scenes_played", "mulligan_cards", "blocked",
+    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+)
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random"}
 
-
-class GameOver(Exception):
-    pass
-
-
-def _value(card: CardRecord) -> tuple:
+def card_value(card: CardRecord) -> tuple:
+    """The greedy pilot's wish to keep a card: characters by RANK + connect/2, CP, cheapness."""
     if card.card_type != "character":
         return (-1, 0, 0, 0)
     return ((card.rank or 0) + (card.connect_attack or 0) / 2, card.cp or 0, -(card.cost or 0), 0)
@@ -87,14 +53,14 @@ def _value(card: CardRecord) -> tuple:
 def _deck_info(deck: Deck) -> dict[str, Any]:
     names = {c.code: c.name for c in deck.main}
     ident = {c.code: card_identity(c) for c in deck.main}
-    values = {c.code: _value(c) for c in deck.main}
+    values = {c.code: card_value(c) for c in deck.main}
     return {"names": names, "ident": ident, "values": values}
 
 
 _INFO = DeckCache(_deck_info)
 
 
-class PCState(ScriptedState):
+class PCState(GoldfishState):
     """One goldfish game of Prism Connect. Zones are public attributes so tests can set them up.
 
     Front line: parallel lists ``front`` (cards), ``front_rest``, ``front_new`` (entered or
@@ -103,14 +69,18 @@ class PCState(ScriptedState):
     the end of the list, like the deck.
     """
 
+    GAME = GAME
+    COUNTERS = COUNTERS
+    PER_TURN = {"life_taken": "life_taken"}
+    RESULT_KIND = "game"
+    RESULT_UPPER = True
+    RESULT_MIN_TURN = 0
+
     def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
                  options: Mapping[str, Any] | None = None, log: EventLog | None = None,
                  setup: bool = True) -> None:
         opts = {**DEFAULT_OPTIONS, **(options or {})}
-        self.rng = rng
-        self.log = log
-        self.index = index
-        self.turn_cap = int(opts.get("turn_cap") or 40)
+        super().__init__(rng, index, opts, log)
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.ident: dict[str, str] = info["ident"]
@@ -131,18 +101,9 @@ class PCState(ScriptedState):
         self.opp_life = int(opts.get("goldfish_life", LIFE))
         # scenario hook (tests): a standing goldfish character that blocks every attack
         self.blocker: CardRecord | None = None
-        self.first_option = str(opts.get("first", "random"))
-        self.went_first = True
-        self.turn = 0
         self.deployed = False
         self.returned = False
         self.events_used: set[str] = set()
-        self.outcome = "capped"
-        self.reason = gettext_noop("turn cap")
-        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
-        self.life_by_turn: list[int] = []
-        self._taken_before = 0
-        self.first_playable: dict[str, int] = {}
         self._aside: list[CardRecord] = []
         self._last_deployed: CardRecord | None = None
         if setup:
@@ -152,9 +113,8 @@ class PCState(ScriptedState):
     def name(self, code: str) -> str:
         return f"{code} {self.names.get(code, '')}".strip()
 
-    def say(self, kind: str, code: str, /, player: str = "me", **params: Any) -> None:
-        """Log event ``pc.<code>``."""
-        self.log.add(self.turn, player, kind, "pc." + code, **params)  # type: ignore[union-attr]
+    def card_label(self, card: CardRecord) -> str:
+        return self.name(card.code)
 
     def ident_of(self, card: CardRecord) -> str:
         ident = self.ident.get(card.code)
@@ -177,21 +137,9 @@ class PCState(ScriptedState):
                 return True
         return False
 
-    def zone_sizes(self) -> dict[str, int]:
-        return {"deck": len(self.deck), "hand": len(self.hand), "discard": len(self.discard),
-                "front": len(self.front), "back": len(self.back), "gauge": len(self.gauge),
-                "resolving": len(self.resolving) + len(self._aside)}
-
-    def all_my_cards(self) -> list[CardRecord]:
-        return (self.deck + self.hand + self.discard + self.front + self.back + self.gauge
-                + self.resolving + self._aside)
-
-    def _end(self, outcome: str, reason: str) -> None:
-        self.outcome = outcome
-        self.reason = reason
-        if self.log is not None:
-            self.say("game", "result", outcome="WIN" if outcome == "win" else outcome.upper(), reason=reason)
-        raise GameOver
+    def card_zones(self) -> dict[str, list[CardRecord]]:
+        return {"deck": self.deck, "hand": self.hand, "discard": self.discard, "front": self.front,
+                "back": self.back, "gauge": self.gauge, "resolving": self.resolving + self._aside}
 
     # -- deck ----------------------------------------------------------------------------------
     def _rebuild(self) -> None:
@@ -206,7 +154,7 @@ class PCState(ScriptedState):
         self.deck = deck
         self.counters["rebuilds"] += 1
         if self.log is not None:
-            self.say("rebuild", "rebuild", count=len(deck))
+            self.say("me", "rebuild", "rebuild", count=len(deck))
 
     def _top(self) -> CardRecord:
         card = self.deck.pop()
@@ -221,31 +169,15 @@ class PCState(ScriptedState):
             card = self._top()
             self.hand.append(card)
             if self.log is not None:
-                self.say("draw", "draw", why=why, card=self.name(card.code))
+                self.say("me", "draw", "draw", why=why, card=self.name(card.code))
 
     # -- the game ------------------------------------------------------------------------------
-    def script(self) -> Generator[str, tuple, None]:
-        try:  # (scenario() inlined: one generator level less on every decision)
-            yield from self._game()
-        except GameOver:
-            pass
-
-    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
-        """Run ``steps`` (the whole game, or one turn / step of a hand-built state) until it
-        finishes or the game ends."""
-        try:
-            yield from steps
-        except GameOver:
-            pass
-
-    def _game(self) -> Generator[str, tuple, None]:
+    def _setup(self) -> Generator[str, tuple, None]:
         rng = self.rng
         log = self.log
-        self.went_first = who_goes_first(self.first_option, rng, self.index)
-        self.counters["went_first"] = int(self.went_first)
         shuffle(rng, self.deck)
         if log is not None:
-            self.say("setup", "setup", life=self.life, order="first" if self.went_first else "second")
+            self.say("me", "setup", "setup", life=self.life, order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
         while self.hand:
             choice = yield "mulligan"
@@ -258,7 +190,7 @@ class PCState(ScriptedState):
             for card in self._aside:
                 self.deck.insert(0, card)
             if log is not None:
-                self.say("mulligan", "mulligan", cards=", ".join(self.name(c.code) for c in self._aside))
+                self.say("me", "mulligan", "mulligan", cards=", ".join(self.name(c.code) for c in self._aside))
             self._aside = []
             self._draw(n, "mulligan")
             self.counters["mulligan_cards"] += n
@@ -267,22 +199,15 @@ class PCState(ScriptedState):
             self.gauge.append(card)
             self.gauge_up.append(False)
             if log is not None:
-                self.say("gauge", "gauge_second")
-        while True:
-            if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", gettext_noop("turn cap")
-                return
-            yield from self._my_turn()
+                self.say("me", "gauge", "gauge_second")
 
     def _my_turn(self) -> Generator[str, tuple, None]:
-        self.turn += 1
-        turn = self.turn
+        turn = self._new_turn()
         log = self.log
-        self._taken_before = self.counters["life_taken"]
         self.deployed = self.returned = False
         self.events_used = set()
         if log is not None:
-            self.say("turn", "turn", turn=turn, life=self.life, opp_life=self.opp_life, hand=len(self.hand),
+            self.say("me", "turn", "turn", turn=turn, life=self.life, opp_life=self.opp_life, hand=len(self.hand),
                      deck=len(self.deck), gauge=len(self.gauge), field=self.field_characters())
         # 1. start: draw (not the first player's first turn), stand
         if not (turn == 1 and self.went_first):
@@ -303,13 +228,8 @@ class PCState(ScriptedState):
         # 4. main 2
         yield from self._main()
         # 5. end
-        while len(self.hand) > HAND_LIMIT:
-            _, code = yield "discard"
-            card = take(self.hand, code)
-            self.discard.append(card)
-            if log is not None:
-                self.say("discard", "hand_limit", card=self.name(code))
-        self.life_by_turn.append(self.counters["life_taken"] - self._taken_before)
+        if len(self.hand) > HAND_LIMIT:
+            yield from self._hand_limit(HAND_LIMIT, self.discard)
 
     def _main(self) -> Generator[str, tuple, None]:
         self._note_playable()
@@ -333,14 +253,14 @@ class PCState(ScriptedState):
                 self.discard.append(card)
                 self.counters["events_played"] += 1
                 if self.log is not None:
-                    self.say("play", "event", card=self.name(card.code))
+                    self.say("me", "play", "event", card=self.name(card.code))
             elif verb == "scene":
                 card = take(self.hand, choice[1])
                 self.back.append(card)
                 self.back_rest.append(False)
                 self.counters["scenes_played"] += 1
                 if self.log is not None:
-                    self.say("play", "scene", card=self.name(card.code))
+                    self.say("me", "play", "scene", card=self.name(card.code))
             self._note_playable()
 
     def _note_playable(self) -> None:
@@ -380,7 +300,7 @@ class PCState(ScriptedState):
             self.back.append(card)
             self.back_rest.append(False)
         if self.log is not None:
-            self.say("deploy", "deploy_back_rule" if unaffordable else "deploy", card=self.name(code), cost=card.cost,
+            self.say("me", "deploy", "deploy_back_rule" if unaffordable else "deploy", card=self.name(code), cost=card.cost,
                      field=field, where=where)
         return card
 
@@ -407,12 +327,12 @@ class PCState(ScriptedState):
             self.gauge_up.append(True)
             put += 1
             if self.log is not None:
-                self.say("connect", "connect_mark", card=self.name(card.code), card2=self.name(code), where=where)
+                self.say("me", "connect", "connect_mark", card=self.name(card.code), card2=self.name(code), where=where)
         self.counters["connect_mark_cards"] += put
         if not put:
             self.counters["connect_mark_fizzled"] += 1
             if self.log is not None:
-                self.say("connect", "connect_mark_fizzled", card=self.name(card.code))
+                self.say("me", "connect", "connect_mark_fizzled", card=self.name(card.code))
 
     def _mark_targets(self, card: CardRecord) -> list[tuple]:
         out: list[tuple] = []
@@ -444,7 +364,7 @@ class PCState(ScriptedState):
         self.returned = True
         self.counters["returns"] += 1
         if self.log is not None:
-            self.say("return", "return", card2=self.name(code), card=self.name(card.code))
+            self.say("me", "return", "return", card2=self.name(code), card=self.name(card.code))
 
     def _has_ready(self) -> bool:
         for rested, new, attacked in zip(self.front_rest, self.front_new, self.front_attacked, strict=True):
@@ -500,7 +420,7 @@ class PCState(ScriptedState):
             c["gauge_consumed"] += x
             c["bonus_marks"] += len(bonus)
             if log is not None:
-                self.say("attack", "connect_attack" if bonus else "connect_attack_no_bonus",
+                self.say("me", "attack", "connect_attack" if bonus else "connect_attack_no_bonus",
                          card=self.name(card.code), count=x, facedown=sum(1 for u in faces if not u),
                          marks=", ".join(bonus), rank=card.rank, bonus=bonus.count("RANK+1"), total=rank)
             for _ in range(bonus.count("DRAW")):
@@ -509,7 +429,7 @@ class PCState(ScriptedState):
                 self.resolving.remove(cc)
             self.discard.extend(consumed)
         elif log is not None:
-            self.say("attack", "attack", card=self.name(card.code), cp=card.cp, rank=rank)
+            self.say("me", "attack", "attack", card=self.name(card.code), cp=card.cp, rank=rank)
         blocker = self.blocker
         if blocker is not None:
             self._blocked(i, card, rank, connect, blocker)
@@ -519,7 +439,7 @@ class PCState(ScriptedState):
             self.gauge.append(top)
             self.gauge_up.append(False)
             if log is not None:
-                self.say("gauge", "gauge_unblocked")
+                self.say("me", "gauge", "gauge_unblocked")
         self._hit(rank)
 
     def _hit(self, amount: int) -> None:
@@ -528,7 +448,7 @@ class PCState(ScriptedState):
         self.opp_life -= taken
         self.counters["life_taken"] += taken
         if self.log is not None:
-            self.say("damage", "damage", amount=amount, life=self.opp_life)
+            self.say("me", "damage", "damage", amount=amount, life=self.opp_life)
         if self.opp_life <= 0:
             self._end("win", gettext_noop("the goldfish's life reached 0"))
 
@@ -537,7 +457,7 @@ class PCState(ScriptedState):
         self.blocker = None  # the blocker rests
         self.counters["blocked"] += 1
         if self.log is not None:
-            self.say("block", "block", player="opp", card=blocker.name, cp=blocker.cp, rank=blocker.rank)
+            self.say("opp", "block", "block", card=blocker.name, cp=blocker.cp, rank=blocker.rank)
         cp_a, cp_b = card.cp or 0, blocker.cp or 0
         self.blocker_retreated = cp_b <= cp_a if not connect else cp_b < cp_a
         if connect:
@@ -552,7 +472,7 @@ class PCState(ScriptedState):
             self.back.append(card)
             self.back_rest.append(rested)
             if self.log is not None:
-                self.say("retreat", "retreat", card=self.name(card.code))
+                self.say("me", "retreat", "retreat", card=self.name(card.code))
 
     # -- options -------------------------------------------------------------------------------
     def options_mulligan(self) -> list[tuple]:
@@ -603,9 +523,6 @@ class PCState(ScriptedState):
                     out.append(("connect", i))
         return out
 
-    def options_discard(self) -> list[tuple]:
-        return [("discard", code) for code in distinct_codes(self.hand)]
-
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
         if verb in ("attack", "connect"):
@@ -617,153 +534,3 @@ class PCState(ScriptedState):
         if len(option) > 1:
             return f"{kind}: {verb} {self.name(option[1])}"
         return f"{kind}: {verb}"
-
-    # -- result --------------------------------------------------------------------------------
-    def result(self) -> GameResult:
-        c = self.counters
-        c["games"] = 1
-        series = list(self.life_by_turn)
-        if len(series) < self.turn:
-            series.append(c["life_taken"] - self._taken_before)
-        c["first_games" if self.went_first else "second_games"] = 1
-        if self.outcome == "win":
-            c["first_wins" if self.went_first else "second_wins"] = 1
-            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
-        return GameResult(
-            index=self.index, outcome=self.outcome, turn=self.turn, reason=self.reason,
-            counters={k: v for k, v in c.items() if v},
-            per_turn={"life_taken": series},
-            first_playable=dict(self.first_playable),
-        )
-
-
-COUNTERS = (
-    "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
-    "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
-    "back_rule", "returns", "connect_mark_cards", "connect_mark_fizzled", "events_played", "scenes_played", "mulligan_cards", "blocked",
-    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
-)
-
-
-# -- the greedy pilot ----------------------------------------------------------------------------
-class GreedyPilot(ScriptedPilot):
-    """Deploy the strongest affordable character (front unless the same card is there), use the
-    "no affordable character" rule and returns to grow the field, attack with everything — plain
-    attacks first (they grow the gauge), then connect attacks while the gauge pays for them."""
-
-    name = "greedy"
-
-    def decide(self, state: PCState, kind: str) -> tuple:
-        return _PC_DISPATCH[kind](self, state)
-
-    def d_mulligan(self, state: PCState) -> tuple:
-        for c in state.hand:
-            if c.card_type != "character" or (c.cost or 0) >= 3:
-                return ("bottom", c.code)
-        return ("keep",)
-
-    def d_main(self, state: PCState) -> tuple:
-        hand = state.hand
-        if not hand or (state.returned and state.deployed):
-            return ("end",)
-        field = state.field_characters()
-        ident_of = state.ident_of
-        front_ids = {ident_of(c) for c in state.front}
-        if not state.returned and state.back:
-            back_ids = {ident_of(b) for b in state.back if b.card_type == "character" and (b.cost or 0) <= field}
-            if back_ids:
-                for c in hand:
-                    if c.card_type == "character":
-                        i = ident_of(c)
-                        if i in back_ids and i not in front_ids:
-                            return ("return", c.code)
-        if not state.deployed:
-            best = None
-            best_key = None
-            values = state.values
-            for c in hand:
-                if c.card_type == "character" and (c.cost or 0) <= field:
-                    key = (ident_of(c) not in front_ids, values.get(c.code) or _value(c))
-                    if best_key is None or key > best_key:
-                        best, best_key = c, key
-            if best is not None:
-                return ("deploy", best.code, "front" if best_key[0] else "back")  # type: ignore[index]
-            chars = [c for c in hand if c.card_type == "character"]
-            if chars:
-                # the cheapest one: it will be affordable first, and a copy in hand can return it
-                card = min(chars, key=lambda c: ((c.cost or 0), -sum(1 for h in hand if h.code == c.code), c.code))
-                return ("back", card.code)
-        return ("end",)
-
-    def d_connect_mark(self, state: PCState) -> tuple:
-        """Feed the gauge from the back area when the field stays big enough for the hand:
-        scenes first (they are not characters), then the weakest back-area character."""
-        targets = state._mark_targets(state._last_deployed)  # type: ignore[arg-type]
-        for t in targets:
-            if t[1] == "back" and next(c for c in state.back if c.code == t[2]).card_type != "character":
-                return t
-        need = max((c.cost or 0 for c in state.hand if c.card_type == "character"), default=0)
-        if state.field_characters() - 1 >= need:
-            backs = [t for t in targets if t[1] == "back"]
-            if backs:
-                return min(backs, key=lambda t: _value(next(c for c in state.back if c.code == t[2])))
-        return ("skip",)
-
-    def d_attack(self, state: PCState) -> tuple:
-        front = state.front
-        ready = state._ready()
-        if not ready:
-            return ("end",)
-        plain = [i for i in ready if not front[i].connect_attack]
-        if plain:
-            return ("attack", plain[0])
-        # connect attackers: biggest X the gauge can pay first; otherwise a plain attack
-        payable = [i for i in ready if len(state.gauge) >= (front[i].connect_attack or 0)]
-        if payable:
-            return ("connect", max(payable, key=lambda i: (front[i].connect_attack, -i)))
-        return ("attack", ready[0])
-
-    def d_discard(self, state: PCState) -> tuple:
-        return ("discard", min(state.hand, key=_value).code)
-
-
-_PC_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
-GreedyPilot.dispatch = _PC_DISPATCH
-
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random"}
-
-
-def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
-              log: EventLog | None) -> PCState:
-    return PCState(deck, rng, index, options, log)
-
-
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=new_state,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
-    describe_options={
-        "goldfish_life": gettext_noop("the goldfish's starting life (default 25)"),
-    },
-    ratios={
-        "life_per_attack": ("life_taken", "attacks"),
-        "connect_attack_share": ("connect_attacks", "attacks"),
-        "bonus_rank_per_game": ("bonus_rank", "games"),
-        "bonus_life_per_game": ("bonus_life", "games"),
-        "bonus_draw_per_game": ("bonus_draw", "games"),
-        "bonus_marks_per_revealed_card": ("bonus_marks", "gauge_facedown_revealed"),
-        "rebuilds_per_game": ("rebuilds", "games"),
-        "win_rate_going_first": ("first_wins", "first_games"),
-        "win_rate_going_second": ("second_wins", "second_games"),
-        "mean_win_turn_going_first": ("first_win_turns", "first_wins"),
-        "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
-    },
-    describe_extras={
-        "life_taken": gettext_noop("per-turn series: goldfish life taken on that own turn"),
-        "bonus_rank": gettext_noop("RANK+1 marks revealed by connect attacks"),
-        "bonus_life": gettext_noop("LIFE+1 marks revealed by connect attacks"),
-        "bonus_draw": gettext_noop("DRAW marks revealed by connect attacks"),
-        "gauge_facedown_revealed": gettext_noop("face-down gauge cards revealed by connect attacks"),
-    },
-))

@@ -1,4 +1,4 @@
-"""Weiß Schwarz goldfish engine (GAMES.md §3).
+"""Weiß Schwarz goldfish engine (GAMES.md §3): the state and its turn script.
 
 The player's deck plays against the goldfish: an empty stage (every attack is a direct attack,
 +1 soul) and a dummy 50-card deck holding ``dummy_climaxes`` climaxes that draws 5 at setup and 1 a
@@ -6,8 +6,9 @@ turn, never clocks or plays, discards down to 7, refreshes and takes refresh dam
 when the dummy reaches level 4; the player loses on reaching level 4 (clock + refresh damage) or
 when a refresh finds an empty waiting room.
 
-The rules are one generator, ``WSState.script``, read top to bottom like the rulebook; it yields the
-kind of decision it needs and the pilot answers with an option tuple (see ``core.ScriptedState``).
+The rules are one generator (``WSState._setup`` and ``_my_turn`` in ``GoldfishState.script``), read
+top to bottom like the rulebook; it yields the kind of decision it needs and the pilot answers with
+an option tuple (see ``core.ScriptedState``).
 Decision kinds and their options:
 
 - ``mulligan``: ``("discard", code)`` sets a hand card aside, ``("keep",)`` ends (the set-aside cards
@@ -30,76 +31,35 @@ import random
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from ..cards import CardRecord
-from ._zones import DeckCache, distinct_codes, shuffle, take
-from .core import (
-    Deck,
-    EventLog,
-    GameEngine,
-    GameResult,
-    ScriptedPilot,
-    ScriptedState,
-    event_messages,
-    gettext_noop,
-    register,
-    who_goes_first,
-)
+from rules.cards import CardRecord
+from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
+from rules.engine.core import Deck, EventLog, gettext_noop
+from rules.engine.goldfish import GoldfishState
 
-GAME = "ws"
+from .events import GAME
+
 OPENING_HAND = 5
 HAND_LIMIT = 7
 ENCORE_COST = 3
 SLOTS = ("front-left", "front-center", "front-right", "back-left", "back-right")
 FRONT = (0, 1, 2)
 STAND, REST, REVERSED = 0, 1, 2
-
-# The event log: code -> English template (params: card names, numbers and the short English terms
-# ``playtest/i18n.py`` translates: slot, why, order, dest, icons, what, outcome, reason).
-EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
-    "refresh": gettext_noop("deck empty: waiting room ({count} cards) shuffled into a new deck; 1 refresh damage follows"),
-    "draw": gettext_noop("{why}: {card}"),
-    "level_up": gettext_noop("clock reached 7: {card} to the level zone, 6 cards to the waiting room; now level {level}"),
-    "opp_level_up": gettext_noop("clock reached 7: goldfish is now level {level}"),
-    "refresh_damage": gettext_noop("refresh damage: {card} to the clock (not cancelled)"),
-    "setup": gettext_noop("shuffle; the player goes {order}"),
-    "mulligan": gettext_noop("discard {cards}"),
-    "opp_draw": gettext_noop("goldfish draws 1 (hand {hand}, deck {deck})"),
-    "opp_refresh_damage": gettext_noop("refresh damage: 1 card to the clock (not cancelled)"),
-    "opp_discard": gettext_noop("goldfish discards down to 7"),
-    "turn": gettext_noop("turn {turn}: level {level}, clock {clock}, stock {stock}, hand {hand}, deck {deck}"),
-    "clock": gettext_noop("clock {card}; draw 2"),
-    "event": gettext_noop("event {card} (effect not modelled), to the waiting room"),
-    "move": gettext_noop("{slot} <-> {slot2}"),
-    "climax": gettext_noop("place {card}: all characters +{power} power, +{soul} soul until end of turn"),
-    "climax_end": gettext_noop("climax {card} to the waiting room"),
-    "hand_limit": gettext_noop("hand limit: {card}"),
-    "play": gettext_noop("{card} to {slot} (level {level}, pays {cost} stock)"),
-    "waiting": gettext_noop("{card} ({why}) to the waiting room"),
-    "encore": gettext_noop("pay 3 stock: {card} back rested to {slot}"),
-    "attack": gettext_noop("{card} ({slot}) direct attack, power {power}, soul {soul}+1"),
-    "pool": gettext_noop("pool: top card of the deck to stock"),
-    "treasure": gettext_noop("treasure: top card of the deck to stock"),
-    "comeback": gettext_noop("comeback: {card} from the waiting room to hand"),
-    "gate": gettext_noop("gate: {card} from the waiting room to hand"),
-    "choice": gettext_noop("choice: {card} to {dest}"),
-    "standby": gettext_noop("standby: {card} onto {slot}, rested"),
-    "trigger_check": gettext_noop("trigger check: {card} ({icons}) to {dest}; soul now {soul}"),
-    "cancel": gettext_noop("{what} {amount}: climax revealed on card {count}; cancelled, {count} card(s) to the "
-                           "goldfish's waiting room"),
-    "damage": gettext_noop("{what} {amount}: goldfish takes {amount} (clock {clock}, level {level})"),
-})
+COUNTERS = (
+    "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
+    "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
+    "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
+    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
+                                   "gate", "choice", "standby"))
+DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_climaxes": 8}
 
 DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_type="climax")
 DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
                         level=0, cost=0, power=0, soul=0)
 
 
-class GameOver(Exception):
-    pass
-
-
-def _char_score(card: CardRecord) -> tuple:
+def char_score(card: CardRecord) -> tuple:
+    """How good a character is on the stage: soul, level, power, cheapness."""
     return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
 
 
@@ -124,24 +84,28 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
     # the greedy pilot's static wish to keep a card (see GreedyPilot.worst_card)
     values = {c.code: (-1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event"
                        else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000) for c in deck.main}
-    scores = {c.code: _char_score(c) for c in deck.main if c.card_type == "character"}
+    scores = {c.code: char_score(c) for c in deck.main if c.card_type == "character"}
     return {"names": names, "bonus": bonus, "values": values, "scores": scores}
 
 
 _INFO = DeckCache(_deck_info)
 
 
-class WSState(ScriptedState):
+class WSState(GoldfishState):
     """One goldfish game of Weiß Schwarz. Zones are public attributes so tests can set them up."""
+
+    GAME = GAME
+    COUNTERS = COUNTERS
+    PER_TURN = {"damage": "damage_dealt"}
+    RESULT_KIND = "game"
+    RESULT_UPPER = True
+    RESULT_MIN_TURN = 0
 
     def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
                  options: Mapping[str, Any] | None = None, log: EventLog | None = None,
                  setup: bool = True) -> None:
         opts = {**DEFAULT_OPTIONS, **(options or {})}
-        self.rng = rng
-        self.log = log
-        self.index = index
-        self.turn_cap = int(opts.get("turn_cap") or 40)
+        super().__init__(rng, index, opts, log)
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.bonus: dict[str, tuple[int, int]] = info["bonus"]
@@ -171,22 +135,13 @@ class WSState(ScriptedState):
         self.owaiting: list[CardRecord] = []
         self.orevealed: list[CardRecord] = []  # damage being revealed
         # bookkeeping
-        self.first_option = str(opts.get("first", "random"))
-        self.went_first = True
-        self.turn = 0  # the player's own turn number
         self.oturn = 0
         self.attacks_left = 0
         self.soul_bonus = 0
         self.power_bonus = 0
         self.pen_me = 0
         self.pen_opp = 0
-        self.outcome = "capped"
-        self.reason = gettext_noop("turn cap")
-        self.counters: dict[str, int] = dict.fromkeys(COUNTERS, 0)
-        self.damage_by_turn: list[int] = []
-        self.first_playable: dict[str, int] = {}
         self._aside: list[CardRecord] = []
-        self._dealt_before = 0
         self._opp_active = False
         if setup:
             self.start()
@@ -194,6 +149,9 @@ class WSState(ScriptedState):
     # -- helpers -------------------------------------------------------------------------------
     def name(self, code: str) -> str:
         return f"{code} {self.names.get(code, '')}".strip()
+
+    def card_label(self, card: CardRecord) -> str:
+        return self.name(card.code)
 
     def bonus_of(self, card: CardRecord) -> tuple[int, int]:
         b = self.bonus.get(card.code)
@@ -241,30 +199,16 @@ class WSState(ScriptedState):
         card = self.stage[slot]
         return (card.power or 0) + self.power_bonus if card is not None else 0
 
-    def zone_sizes(self) -> dict[str, int]:
-        return {
-            "deck": len(self.deck), "hand": len(self.hand), "clock": len(self.clock),
-            "level": len(self.level), "stock": len(self.stock), "waiting": len(self.waiting),
-            "memory": len(self.memory), "climax": int(self.climax is not None),
-            "resolving": len(self.resolving) + len(self._aside),
-            "stage": sum(1 for c in self.stage if c is not None),
-            "odeck": len(self.odeck), "ohand": len(self.ohand), "oclock": len(self.oclock),
-            "olevel": len(self.olevel), "owaiting": len(self.owaiting), "orevealed": len(self.orevealed),
-        }
+    def card_zones(self) -> dict[str, list[CardRecord]]:
+        return {"deck": self.deck, "hand": self.hand, "clock": self.clock, "level": self.level,
+                "stock": self.stock, "waiting": self.waiting, "memory": self.memory,
+                "climax": [] if self.climax is None else [self.climax],
+                "resolving": self.resolving + self._aside, "stage": [c for c in self.stage if c is not None]}
 
-    def all_my_cards(self) -> list[CardRecord]:
-        out = self.deck + self.hand + self.clock + self.level + self.stock + self.waiting + self.memory
-        out += self.resolving + self._aside + [c for c in self.stage if c is not None]
-        if self.climax is not None:
-            out.append(self.climax)
-        return out
-
-    def _end(self, outcome: str, reason: str) -> None:
-        self.outcome = outcome
-        self.reason = reason
-        if self.log is not None:
-            self.say("me", "game", "result", outcome="WIN" if outcome == "win" else outcome.upper(), reason=reason)
-        raise GameOver
+    def goldfish_zones(self) -> dict[str, list[CardRecord]]:
+        """The goldfish's cards (its 50-card dummy deck), wherever they are."""
+        return {"deck": self.odeck, "hand": self.ohand, "clock": self.oclock, "level": self.olevel,
+                "waiting": self.owaiting, "revealed": self.orevealed}
 
     # -- decks and refreshes -------------------------------------------------------------------
     def _refresh_me(self) -> None:
@@ -379,24 +323,8 @@ class WSState(ScriptedState):
             yield from self._level_up_me()
 
     # -- the game ------------------------------------------------------------------------------
-    def script(self) -> Generator[str, tuple, None]:
-        try:  # (scenario() inlined: one generator level less on every decision)
-            yield from self._game()
-        except GameOver:
-            pass
-
-    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
-        """Run ``steps`` (the whole game, or one turn / step of a hand-built state) until it
-        finishes or the game ends."""
-        try:
-            yield from steps
-        except GameOver:
-            pass
-
-    def _game(self) -> Generator[str, tuple, None]:
+    def _setup(self) -> Generator[str, tuple, None]:
         rng = self.rng
-        self.went_first = who_goes_first(self.first_option, rng, self.index)
-        self.counters["went_first"] = int(self.went_first)
         shuffle(rng, self.deck)
         shuffle(rng, self.odeck)
         log = self.log
@@ -423,16 +351,8 @@ class WSState(ScriptedState):
             self.counters["mulligan_cards"] += n
             if self.pen_me or self.pen_opp:
                 yield from self._settle()
-        if not self.went_first:
-            self._opp_turn()
-        while True:
-            if self.turn >= self.turn_cap:
-                self.outcome, self.reason = "capped", gettext_noop("turn cap")
-                return
-            yield from self._my_turn()
-            self._opp_turn()
 
-    def _opp_turn(self) -> None:
+    def _opp_turn(self, first: bool = False) -> None:
         self.oturn += 1
         self._opp_active = True
         card = self._otop()
@@ -454,10 +374,8 @@ class WSState(ScriptedState):
         self._opp_active = False
 
     def _my_turn(self) -> Generator[str, tuple, None]:
-        self.turn += 1
-        turn = self.turn
+        turn = self._new_turn()
         log = self.log
-        self._dealt_before = self.counters["damage_dealt"]
         # 1. stand
         stage = self.stage
         self.stage_state[:] = (STAND,) * 5
@@ -542,13 +460,8 @@ class WSState(ScriptedState):
                 self.say("me", "end", "climax_end", card=self.name(self.climax.code))
             self.climax = None
         self.power_bonus = self.soul_bonus = 0
-        while len(self.hand) > HAND_LIMIT:
-            _, code = yield "discard"
-            card = take(self.hand, code)
-            self.waiting.append(card)
-            if log is not None:
-                self.say("me", "discard", "hand_limit", card=self.name(card.code))
-        self.damage_by_turn.append(self.counters["damage_dealt"] - self._dealt_before)
+        if len(self.hand) > HAND_LIMIT:
+            yield from self._hand_limit(HAND_LIMIT, self.waiting)
 
     def _note_playable(self, turn: int) -> None:
         """Record the first own turn each hand card could be played (level, stock, color)."""
@@ -808,9 +721,6 @@ class WSState(ScriptedState):
     def options_encore(self) -> list[tuple]:
         return [("skip",), ("encore",)]
 
-    def options_discard(self) -> list[tuple]:
-        return [("discard", code) for code in distinct_codes(self.hand)]
-
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
         if verb == "play":
@@ -824,238 +734,3 @@ class WSState(ScriptedState):
         if len(option) > 1:
             return f"{kind}: {verb} {self.name(option[1])}"
         return f"{kind}: {verb}"
-
-    # -- result --------------------------------------------------------------------------------
-    def result(self) -> GameResult:
-        c = self.counters
-        c["games"] = 1
-        damage = list(self.damage_by_turn)
-        if len(damage) < self.turn:  # the game ended during this turn
-            damage.append(c["damage_dealt"] - self._dealt_before)
-        if self.outcome == "win":
-            c["first_wins" if self.went_first else "second_wins"] = 1
-            c["first_win_turns" if self.went_first else "second_win_turns"] = self.turn
-        c["first_games" if self.went_first else "second_games"] = 1
-        return GameResult(
-            index=self.index, outcome=self.outcome, turn=self.turn, reason=self.reason,
-            counters={k: v for k, v in c.items() if v},
-            per_turn={"damage": damage},
-            first_playable=dict(self.first_playable),
-        )
-
-
-COUNTERS = (
-    "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
-    "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
-    "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
-    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
-) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
-                                   "gate", "choice", "standby"))
-
-
-# -- the greedy pilot ----------------------------------------------------------------------------
-class GreedyPilot(ScriptedPilot):
-    """Fill the front row with the best affordable characters, clock while it is safe, place the
-    best climax, attack with everything, take every optional trigger, keep the best cards."""
-
-    name = "greedy"
-
-    def decide(self, state: WSState, kind: str) -> tuple:
-        return _WS_DISPATCH[kind](self, state)
-
-    def d_mulligan(self, state: WSState) -> tuple:
-        for c in state.hand:
-            if c.card_type == "climax" or c.card_type == "event" or (c.level or 0) >= 2:
-                return ("discard", c.code)
-        return ("keep",)
-
-    @staticmethod
-    def worst_card(state: WSState) -> CardRecord:
-        """The hand card the pilot least wants: spare climaxes (beyond one), then events, then
-        characters by soul/power, those more than one level above ours counting less.
-        (One pass over the hand: this runs at every clock phase and hand-limit discard.)"""
-        values = state.values
-        too_high = len(state.level) + 1
-        worst = None
-        worst_v = 1e9
-        first_cx = None
-        cx = 0
-        for c in state.hand:
-            v = values.get(c.code)
-            if v is None:  # a card from outside the deck (scenario tests)
-                v = -1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event" else \
-                    10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000
-            if v < 0:  # climax
-                cx += 1
-                if first_cx is None:
-                    first_cx = c
-                continue
-            level = c.level
-            if level and level > too_high and c.card_type == "character":
-                v -= 6.0
-            if v < worst_v:
-                worst, worst_v = c, v
-        if first_cx is not None and (1.0 if cx <= 1 else 0.0) < worst_v:
-            return first_cx
-        return worst  # type: ignore[return-value]
-
-    def d_clock(self, state: WSState) -> tuple:
-        # Clock while it is safe: below level 3 with room, or at level 3 with clock <= 4; the
-        # goldfish never damages us, only refreshes do.
-        lv, ck = len(state.level), len(state.clock)
-        if lv >= 3 and ck >= 5:
-            return ("skip",)
-        if lv == 2 and ck >= 6 and len(state.deck) < 8:
-            return ("skip",)
-        return ("clock", self.worst_card(state).code)
-
-    def d_level_up(self, state: WSState) -> tuple:
-        seven = state.clock[:7]
-        have = state.colors_available()
-        want = set()
-        for c in state.hand:
-            if c.card_type != "climax" and (c.level or 0) >= 1:
-                want.update(c.colors)
-        # a color we need and do not have yet, else a non-climax, else the first
-        for c in seven:
-            if c.card_type != "climax" and set(c.colors) & (want - have):
-                return ("level", c.code)
-        for c in seven:
-            if c.card_type != "climax":
-                return ("level", c.code)
-        return ("level", seven[0].code)
-
-    def d_main(self, state: WSState) -> tuple:
-        stage = state.stage
-        lv = len(state.level)
-        stock = len(state.stock)
-        scores = state.scores
-        colors = None
-        best = None
-        best_score = None
-        for c in state.hand:
-            if c.card_type != "character":
-                continue
-            level = c.level or 0
-            if level > lv or (c.cost or 0) > stock:
-                continue
-            if level and c.colors:
-                if colors is None:
-                    colors = state.colors_available()
-                if not any(col in colors for col in c.colors):
-                    continue
-            sc = scores.get(c.code) or _char_score(c)
-            if best_score is None or sc > best_score:
-                best, best_score = c, sc
-        if best is None:
-            return ("end",)
-        for s in FRONT:
-            if stage[s] is None:
-                return ("play", best.code, s)
-        # front row full: make room for a strictly better character
-        weakest = min(FRONT, key=lambda s: (_char_score(stage[s]), s))  # type: ignore[arg-type]
-        if _char_score(best)[0] > (stage[weakest].soul or 0) or (  # type: ignore[union-attr]
-            _char_score(best)[0] == (stage[weakest].soul or 0)  # type: ignore[union-attr]
-            and (best.level or 0) > (stage[weakest].level or 0) + 1  # type: ignore[union-attr]
-        ):
-            for b in (3, 4):
-                if stage[b] is None:
-                    return ("move", weakest, b)
-            return ("play", best.code, weakest)
-        return ("end",)
-
-    def d_climax(self, state: WSState) -> tuple:
-        if not state._has_attacker():
-            return ("skip",)
-        best = None
-        for c in state.hand:
-            if c.card_type == "climax" and state._color_ok(c, None):
-                p, s = state.bonus_of(c)
-                if best is None or (s, p) > best[0]:
-                    best = ((s, p), c.code)
-        return ("place", best[1]) if best else ("skip",)
-
-    def d_attack(self, state: WSState) -> tuple:
-        if state.attacks_left > 1:
-            stage, st = state.stage, state.stage_state
-            for s in FRONT:
-                if stage[s] is not None and st[s] == STAND:
-                    return ("attack", s)
-            return ("end",)
-        attackers = state._attackers()
-        if not attackers:
-            return ("end",)
-        # the first player's single first-turn attack goes to the highest soul
-        return ("attack", max(attackers, key=lambda s: (state.soul_of(s), -s)))
-
-    def d_draw(self, state: WSState) -> tuple:
-        return ("yes",)
-
-    d_pool = d_draw
-
-    def d_comeback(self, state: WSState) -> tuple:
-        chars = [c for c in state.waiting if c.card_type == "character"]
-        return ("take", max(chars, key=_char_score).code)
-
-    def d_gate(self, state: WSState) -> tuple:
-        cxs = [c for c in state.waiting if c.card_type == "climax"]
-        return ("take", max(cxs, key=lambda c: state.bonus_of(c)[::-1]).code)
-
-    def d_choice(self, state: WSState) -> tuple:
-        chars = [c for c in state.waiting if c.card_type == "character" and "soul" in c.triggers]
-        return ("hand", max(chars, key=_char_score).code)
-
-    def d_standby(self, state: WSState) -> tuple:
-        lim = len(state.level) + 1
-        chars = [c for c in state.waiting if c.card_type == "character" and (c.level or 0) <= lim]
-        best = max(chars, key=_char_score)
-        for s in (*FRONT, 3, 4):
-            if state.stage[s] is None:
-                return ("place", best.code, s)
-        return ("skip",)
-
-    def d_encore(self, state: WSState) -> tuple:
-        return ("encore",)
-
-    def d_discard(self, state: WSState) -> tuple:
-        return ("discard", self.worst_card(state).code)
-
-
-_WS_DISPATCH = {name[2:]: fn for name, fn in vars(GreedyPilot).items() if name.startswith("d_")}
-GreedyPilot.dispatch = _WS_DISPATCH
-
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_climaxes": 8}
-
-
-def new_state(deck: Deck, rng: random.Random, index: int, options: Mapping[str, Any],
-              log: EventLog | None) -> WSState:
-    return WSState(deck, rng, index, options, log)
-
-
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=new_state,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
-    describe_options={
-        "dummy_climaxes": gettext_noop("climaxes in the goldfish's 50-card dummy deck (default 8)"),
-    },
-    ratios={
-        "damage_per_attack": ("damage_dealt", "attacks"),
-        "soul_per_attack": ("attack_soul", "attacks"),
-        "cancel_rate": ("cancels", "damage_events"),
-        "refreshes_per_game": ("refreshes", "games"),
-        "goldfish_refreshes_per_game": ("opp_refreshes", "games"),
-        "win_rate_going_first": ("first_wins", "first_games"),
-        "win_rate_going_second": ("second_wins", "second_games"),
-        "mean_win_turn_going_first": ("first_win_turns", "first_wins"),
-        "mean_win_turn_going_second": ("second_win_turns", "second_wins"),
-    },
-    describe_extras={
-        "damage_per_attack": gettext_noop("cards put into the goldfish's clock per attack (cancelled attacks count 0)"),
-        "soul_per_attack": gettext_noop("damage attempted per attack (soul incl. the +1 of a direct attack and soul triggers)"),
-        "cancel_rate": gettext_noop("share of attack damage cancelled by a revealed climax"),
-        "refreshes_per_game": gettext_noop("the player's own refreshes per game (each costs 1 refresh damage)"),
-        "damage": gettext_noop("per-turn series: cards put into the goldfish's clock by attacks on that own turn"),
-    },
-))

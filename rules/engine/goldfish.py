@@ -1,0 +1,188 @@
+"""What every goldfish game does the same way, written once: ``GoldfishState``.
+
+A game's state subclasses it and writes only its rules:
+
+- ``_setup()``: shuffle, opening hand, mulligan (a generator when it yields decisions, or a plain
+  method returning ``None``);
+- ``_my_turn()``: one own turn (a generator), starting with ``self._new_turn()``;
+- ``_opp_turn(first)``: the dummy's turn (``first``: its first turn when it goes first); no-op here;
+- ``options_<kind>()`` and ``label()`` for its decisions, ``card_zones()`` for its cards.
+
+This class holds the rest: the common options (``turn_cap``, ``first``), who goes first, the turn
+loop and the turn cap, the end of a game (``_end`` raises ``GameOver``, which ends the script),
+the event log helper ``say``, the hand limit, the per-turn series, the counters and ``result()``.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Mapping
+from typing import Any, ClassVar
+
+from ..cards import CardRecord
+from ._zones import distinct_codes, take
+from .core import (
+    DEFAULT_TURN_CAP,
+    EventLog,
+    GameResult,
+    ScriptedState,
+    gettext_noop,
+    who_goes_first,
+)
+
+TURN_CAP = gettext_noop("turn cap")
+
+
+class GameOver(Exception):
+    """Raised by ``GoldfishState._end``: the game is decided; the script stops there."""
+
+
+class GoldfishState(ScriptedState):
+    """One game of a deck against a dummy opponent (see the module docstring).
+
+    Class attributes a game sets:
+
+    - ``GAME``: the game code (event codes are ``<GAME>.<name>``);
+    - ``COUNTERS``: every counter, in the order a replay shows them (they start at 0);
+    - ``PER_TURN``: ``{series: counter}``, each series recording how much the counter grew during
+      each own turn;
+    - ``DECK_ZONES``: the ``Deck.zones`` sections the game plays besides the main deck (with
+      ``card_zones()``, what the contract tests count: no card is created or lost);
+    - ``RESULT_KIND`` / ``RESULT_UPPER``: how the final event is logged (kind, outcome in capitals);
+    - ``RESULT_MIN_TURN``: the turn a game decided during setup reports.
+    """
+
+    GAME: ClassVar[str] = ""
+    COUNTERS: ClassVar[tuple[str, ...]] = ()
+    PER_TURN: ClassVar[Mapping[str, str]] = {}
+    DECK_ZONES: ClassVar[tuple[str, ...]] = ()
+    RESULT_KIND: ClassVar[str] = "result"
+    RESULT_UPPER: ClassVar[bool] = False
+    RESULT_MIN_TURN: ClassVar[int] = 1
+
+    def __init__(self, rng: random.Random, index: int, options: Mapping[str, Any], log: EventLog | None) -> None:
+        """The common part of a game's ``__init__``; ``options`` are the game's defaults already
+        merged with the caller's. The game then builds its zones and calls ``self.start()``."""
+        self.rng = rng
+        self.log = log
+        self.index = index
+        self.turn_cap = int(options.get("turn_cap") or DEFAULT_TURN_CAP)
+        self.first_option = str(options.get("first", "random"))
+        self.went_first = True
+        self.turn = 0  # the player's own turn number
+        self.outcome = "capped"
+        self.reason = TURN_CAP
+        self.counters: dict[str, int] = dict.fromkeys(self.COUNTERS, 0)
+        self.first_playable: dict[str, int] = {}
+        # per series: (its counter, the counter's value at the start of each own turn)
+        self._marks: list[tuple[str, list[int]]] = [(counter, []) for counter in self.PER_TURN.values()]
+
+    # -- the game ------------------------------------------------------------------------------
+    def script(self) -> Generator[str, tuple, None]:
+        """Who goes first, the setup, then own turns and the dummy's turns up to the turn cap."""
+        try:
+            self.went_first = who_goes_first(self.first_option, self.rng, self.index)
+            self.counters["went_first"] = int(self.went_first)
+            setup = self._setup()
+            if setup is not None:
+                yield from setup
+            if not self.went_first:
+                self._opp_turn(True)
+            while self.turn < self.turn_cap:
+                yield from self._my_turn()
+                self._opp_turn(False)
+            self.outcome, self.reason = "capped", TURN_CAP
+        except GameOver:
+            pass
+
+    def scenario(self, steps: Generator[str, tuple, None]) -> Generator[str, tuple, None]:
+        """Run ``steps`` (one turn or one step of a hand-built state, as scenario tests do) until
+        it finishes or the game ends."""
+        try:
+            yield from steps
+        except GameOver:
+            pass
+
+    def _setup(self) -> Generator[str, tuple, None] | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _my_turn(self) -> Generator[str, tuple, None]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _opp_turn(self, first: bool = False) -> None:
+        """The dummy's turn (none by default)."""
+
+    def _new_turn(self) -> int:
+        """Start the player's next own turn: its number (the per-turn series start counting)."""
+        self.turn += 1
+        counters = self.counters
+        for counter, marks in self._marks:
+            marks.append(counters[counter])
+        return self.turn
+
+    def _end(self, outcome: str, reason: str) -> None:
+        """The game is decided: record it, log it and stop the script."""
+        self.outcome = outcome
+        self.reason = reason
+        if self.log is not None:
+            self.say("me", self.RESULT_KIND, "result", outcome=outcome.upper() if self.RESULT_UPPER else outcome,
+                     reason=reason)
+        raise GameOver
+
+    # -- the event log -------------------------------------------------------------------------
+    def say(self, player: str, kind: str, code: str, /, **params: Any) -> None:
+        """Log event ``<GAME>.<code>`` (callers on hot paths check ``self.log is not None`` first)."""
+        if self.log is not None:
+            self.log.add(self.turn, player, kind, f"{self.GAME}.{code}", **params)
+
+    def card_label(self, card: CardRecord) -> str:
+        """How the event log names a card."""
+        return card.name
+
+    # -- the hand limit ------------------------------------------------------------------------
+    def _hand_limit(self, limit: int, pile: list[CardRecord]) -> Generator[str, tuple, None]:
+        """End of turn: the player discards down to ``limit`` cards (decision ``discard``) onto
+        ``pile``. Callers check ``len(self.hand) > limit`` first (no generator otherwise)."""
+        hand = self.hand
+        while len(hand) > limit:
+            _, code = yield "discard"
+            card = take(hand, code)
+            self._hand_changed()
+            pile.append(card)
+            if self.log is not None:
+                self.say("me", "discard", "hand_limit", card=self.card_label(card))
+
+    def _hand_changed(self) -> None:
+        """Called when the hand limit took a card out of the hand (for games that cache views of it)."""
+
+    def options_discard(self) -> list[tuple]:
+        return [("discard", code) for code in distinct_codes(self.hand)]
+
+    # -- cards and result ----------------------------------------------------------------------
+    def card_zones(self) -> dict[str, list[CardRecord]]:  # pragma: no cover - abstract
+        """Every zone holding the player's cards, by name (cards under others and in transit included)."""
+        raise NotImplementedError
+
+    def per_turn(self) -> dict[str, list[int]]:
+        """Each series: how much its counter grew during each own turn played (the last one too)."""
+        counters = self.counters
+        out: dict[str, list[int]] = {}
+        for name, (counter, marks) in zip(self.PER_TURN, self._marks, strict=True):
+            ends = marks[1:]
+            ends.append(counters[counter])
+            out[name] = [end - start for start, end in zip(marks, ends, strict=False)]
+        return out
+
+    def result(self) -> GameResult:
+        c = self.counters
+        c["games"] = 1
+        first = self.went_first
+        if self.outcome == "win":
+            c["first_wins" if first else "second_wins"] = 1
+            c["first_win_turns" if first else "second_win_turns"] = self.turn
+        c["first_games" if first else "second_games"] = 1
+        return GameResult(
+            index=self.index, outcome=self.outcome, turn=max(self.turn, self.RESULT_MIN_TURN), reason=self.reason,
+            counters={k: v for k, v in c.items() if v},
+            per_turn=self.per_turn(),
+            first_playable=dict(self.first_playable),
+        )

@@ -1,0 +1,69 @@
+"""Lycee's field: characters in play, Step-family moves, support neighbours and battles."""
+from __future__ import annotations
+
+from rules.cards import CardRecord
+
+from .info import ALL_SLOTS, info_of
+
+# orthogonal neighbours of each slot (rows AF=0..2, DF=3..5)
+NEIGHBOURS: tuple[tuple[int, ...], ...] = (
+    (1, 3), (0, 2, 4), (1, 5),
+    (0, 4), (1, 3, 5), (2, 4),
+)
+
+
+def moves(slot: int, keyword: str) -> tuple[int, ...]:
+    col, row = slot % 3, slot // 3
+    if keyword == "jump":
+        return tuple(s for s in ALL_SLOTS if s != slot)
+    side = tuple(row * 3 + c for c in (col - 1, col + 1) if 0 <= c < 3)
+    order = ((1 - row) * 3 + col,)
+    if keyword == "sidestep":
+        return side
+    if keyword == "orderstep":
+        return order
+    return side + order  # step
+
+
+def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
+                  att_dash: bool = False, def_dash: bool = False) -> tuple[bool, bool]:
+    """(attacker downed, defender downed): a character whose DP is lower than the opposing AP is
+    downed; Dash: if the opposing character is downed, the Dash character is not."""
+    def_down = def_dp < att_ap
+    att_down = att_dp < def_ap
+    if att_dash and not def_dash and def_down:
+        att_down = False
+    elif def_dash and not att_dash and att_down:
+        def_down = False
+    return att_down, def_down
+
+
+class Char:
+    """A character on the field."""
+
+    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "names")
+
+    def __init__(self, card: CardRecord, turn: int) -> None:
+        self.card = card
+        self.info = info = info_of(card)
+        self.standing = True
+        self.entered = turn
+        self.item: CardRecord | None = None
+        self.moved = False
+        self.supported = False  # Supporter used this turn
+        self.ap = card.ap or 0  # current values (item, area and until-end-of-turn changes included)
+        self.dp = card.dp or 0
+        self.sp = card.sp or 0
+        self.names = info.names
+
+
+def stat_mods(card: CardRecord | None) -> tuple[int, int, int]:
+    if card is None:
+        return 0, 0, 0
+    ap = dp = sp = 0
+    for e in card.effects:
+        if e.get("kind") == "stat_mod":
+            ap += int(e.get("ap", 0))
+            dp += int(e.get("dp", 0))
+            sp += int(e.get("sp", 0))
+    return ap, dp, sp

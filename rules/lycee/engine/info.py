@@ -1,0 +1,117 @@
+"""Lycee's per-card data, computed once per card: ``CardInfo`` (mana, slot masks, names, cost, the
+pilot's static values), the field's slots and the cost of a card."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.cards import CardRecord
+
+SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
+SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
+ALL_SLOTS = tuple(range(6))
+LOWEST_SLOT = tuple((m & -m).bit_length() - 1 for m in range(64))  # the lowest slot of a slot mask
+STAR = "star"
+STEP_KEYWORDS = ("step", "sidestep", "orderstep", "jump")
+
+
+def cost_of(card: CardRecord) -> Mapping[str, int]:
+    """The structured cost; a bare ``cost`` number without detail is that many star (無) symbols."""
+    if card.cost_detail:
+        return card.cost_detail
+    return {STAR: card.cost} if card.cost else {}
+
+
+
+def card_names(card: CardRecord) -> tuple[str, ...]:
+    """Every name the card counts as on the field (aliases and a conversion's target)."""
+    names = (card.name, *card.alt_names)
+    if card.conversion_target:
+        names += (card.conversion_target,)
+    return names
+
+
+class CardInfo:
+    """Everything the engine and the pilot read from a card over and over, computed once per card
+    (records are immutable): its mana, slot masks, names, cost and the static part of its value."""
+
+    __slots__ = (
+        "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
+        "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
+        "ap", "dp", "sp", "taxes", "event_gain",
+        "attack_score", "step_score", "filler_score",
+    )
+
+    def __init__(self, card: CardRecord) -> None:
+        self.card = card
+        self.code = card.code
+        kw = card.keywords
+        self.is_char = card.card_type == "character"
+        self.conversion = card.conversion_target
+        allowed = card.slots
+        mask = 0
+        for s in ALL_SLOTS:
+            if not allowed or SLOTS[s] in allowed:
+                mask |= 1 << s
+        self.mask = mask  # the six slots its position restriction allows
+        self.af_mask = mask & 0b111 if self.is_char else 0  # ... of them the AF slots (characters only)
+        self.own = (card.name, *card.alt_names)  # its own names (the same-name rule)
+        self.names = card_names(card)  # every name it counts as on the field
+        self.ex = card.ex or 0
+        self.attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
+        self.mana = (self.ex, self.attrs)  # what it pays when discarded
+        self.attr1 = self.attrs[0] if len(self.attrs) == 1 else None  # its attribute, if only one
+        self.cost = cost_of(card)
+        self.cost_key = tuple(self.cost.items())
+        self.symbols = tuple((a, n) for a, n in self.cost_key if a != STAR)  # attribute symbols
+        self.specific = sum(n for _, n in self.symbols)
+        self.star = self.cost.get(STAR, 0)  # star (無) symbols
+        # the fewest cards any payment of the cost takes: one card gives one attribute
+        symbols = sum(1 for a, n in self.cost_key if a != STAR and n > 0)
+        self.min_pay = (symbols or 1) if sum(self.cost.values()) > 0 else 0
+        self.ap = card.ap or 0
+        self.dp = card.dp or 0
+        self.sp = card.sp or 0
+        self.aggressive = "aggressive" in kw
+        self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
+        self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
+        # the pilot's deploy scores: into an AF slot, into DF to step up later, as a filler
+        self.attack_score = 20.0 + 2 * self.ap + (5.0 if self.aggressive else 0.0)
+        self.step_score = 10.0 + self.ap
+        self.filler_score = 1.0 + 0.1 * self.dp
+        # an event: the cards its modelled draw / mill effects gain when played
+        self.event_gain = sum(int(e.get("n", 1)) for e in card.effects
+                              if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play"
+                              ) if card.card_type == "event" else 0
+        # the pilot's static value: characters 3 + AP + DP/10 (+2 Aggressive), other cards 1
+        # (2 with a modelled draw / mill); the name the same-name rule checks ("" for a conversion,
+        # which replaces its target)
+        if self.is_char:
+            self.base = 3.0 + self.ap + 0.1 * self.dp + (2.0 if self.aggressive else 0.0)
+            self.same_name = "" if card.conversion_target else card.name
+            self.dup_value = 0.5 + 0.01 * self.ex  # its name is already on the field
+            self.free_value = self.base + 5.0  # an AF slot it may enter is free
+        else:
+            drawish = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
+            self.base = self.dup_value = self.free_value = 2.0 if drawish else 1.0
+            self.same_name = ""
+
+
+# Keyed by the record itself (``eq=False``: hashed and compared by identity). Each entry keeps its
+# card alive, so a key is never another card's; cleared wholesale when it grows too large.
+CARD_INFO: dict[CardRecord, CardInfo] = {}
+_CACHE_LIMIT = 50_000
+
+
+def info_of(card: CardRecord) -> CardInfo:
+    """The card's ``CardInfo`` (cached)."""
+    info = CARD_INFO.get(card)
+    if info is None:
+        if len(CARD_INFO) > _CACHE_LIMIT:
+            CARD_INFO.clear()
+        info = CARD_INFO[card] = CardInfo(card)
+    return info
+
+
+def mana_of(card: CardRecord) -> tuple[str, ...]:
+    """Attributes a discarded card can provide (a colorless card provides only ``star``)."""
+    return info_of(card).attrs

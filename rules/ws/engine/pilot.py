@@ -1,0 +1,171 @@
+"""Weiß Schwarz's pilots."""
+from __future__ import annotations
+
+from rules.cards import CardRecord
+from rules.engine.core import ScriptedPilot
+
+from .state import FRONT, STAND, WSState, char_score
+
+
+class GreedyPilot(ScriptedPilot):
+    """Fill the front row with the best affordable characters, clock while it is safe, place the
+    best climax, attack with everything, take every optional trigger, keep the best cards."""
+
+    name = "greedy"
+
+    def d_mulligan(self, state: WSState) -> tuple:
+        for c in state.hand:
+            if c.card_type == "climax" or c.card_type == "event" or (c.level or 0) >= 2:
+                return ("discard", c.code)
+        return ("keep",)
+
+    @staticmethod
+    def worst_card(state: WSState) -> CardRecord:
+        """The hand card the pilot least wants: spare climaxes (beyond one), then events, then
+        characters by soul/power, those more than one level above ours counting less.
+        (One pass over the hand: this runs at every clock phase and hand-limit discard.)"""
+        values = state.values
+        too_high = len(state.level) + 1
+        worst = None
+        worst_v = 1e9
+        first_cx = None
+        cx = 0
+        for c in state.hand:
+            v = values.get(c.code)
+            if v is None:  # a card from outside the deck (scenario tests)
+                v = -1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event" else \
+                    10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000
+            if v < 0:  # climax
+                cx += 1
+                if first_cx is None:
+                    first_cx = c
+                continue
+            level = c.level
+            if level and level > too_high and c.card_type == "character":
+                v -= 6.0
+            if v < worst_v:
+                worst, worst_v = c, v
+        if first_cx is not None and (1.0 if cx <= 1 else 0.0) < worst_v:
+            return first_cx
+        return worst  # type: ignore[return-value]
+
+    def d_clock(self, state: WSState) -> tuple:
+        # Clock while it is safe: below level 3 with room, or at level 3 with clock <= 4; the
+        # goldfish never damages us, only refreshes do.
+        lv, ck = len(state.level), len(state.clock)
+        if lv >= 3 and ck >= 5:
+            return ("skip",)
+        if lv == 2 and ck >= 6 and len(state.deck) < 8:
+            return ("skip",)
+        return ("clock", self.worst_card(state).code)
+
+    def d_level_up(self, state: WSState) -> tuple:
+        seven = state.clock[:7]
+        have = state.colors_available()
+        want = set()
+        for c in state.hand:
+            if c.card_type != "climax" and (c.level or 0) >= 1:
+                want.update(c.colors)
+        # a color we need and do not have yet, else a non-climax, else the first
+        for c in seven:
+            if c.card_type != "climax" and set(c.colors) & (want - have):
+                return ("level", c.code)
+        for c in seven:
+            if c.card_type != "climax":
+                return ("level", c.code)
+        return ("level", seven[0].code)
+
+    def d_main(self, state: WSState) -> tuple:
+        stage = state.stage
+        lv = len(state.level)
+        stock = len(state.stock)
+        scores = state.scores
+        colors = None
+        best = None
+        best_score = None
+        for c in state.hand:
+            if c.card_type != "character":
+                continue
+            level = c.level or 0
+            if level > lv or (c.cost or 0) > stock:
+                continue
+            if level and c.colors:
+                if colors is None:
+                    colors = state.colors_available()
+                if not any(col in colors for col in c.colors):
+                    continue
+            sc = scores.get(c.code) or char_score(c)
+            if best_score is None or sc > best_score:
+                best, best_score = c, sc
+        if best is None:
+            return ("end",)
+        for s in FRONT:
+            if stage[s] is None:
+                return ("play", best.code, s)
+        # front row full: make room for a strictly better character
+        weakest = min(FRONT, key=lambda s: (char_score(stage[s]), s))  # type: ignore[arg-type]
+        if char_score(best)[0] > (stage[weakest].soul or 0) or (  # type: ignore[union-attr]
+            char_score(best)[0] == (stage[weakest].soul or 0)  # type: ignore[union-attr]
+            and (best.level or 0) > (stage[weakest].level or 0) + 1  # type: ignore[union-attr]
+        ):
+            for b in (3, 4):
+                if stage[b] is None:
+                    return ("move", weakest, b)
+            return ("play", best.code, weakest)
+        return ("end",)
+
+    def d_climax(self, state: WSState) -> tuple:
+        if not state._has_attacker():
+            return ("skip",)
+        best = None
+        for c in state.hand:
+            if c.card_type == "climax" and state._color_ok(c, None):
+                p, s = state.bonus_of(c)
+                if best is None or (s, p) > best[0]:
+                    best = ((s, p), c.code)
+        return ("place", best[1]) if best else ("skip",)
+
+    def d_attack(self, state: WSState) -> tuple:
+        if state.attacks_left > 1:
+            stage, st = state.stage, state.stage_state
+            for s in FRONT:
+                if stage[s] is not None and st[s] == STAND:
+                    return ("attack", s)
+            return ("end",)
+        attackers = state._attackers()
+        if not attackers:
+            return ("end",)
+        # the first player's single first-turn attack goes to the highest soul
+        return ("attack", max(attackers, key=lambda s: (state.soul_of(s), -s)))
+
+    def d_draw(self, state: WSState) -> tuple:
+        return ("yes",)
+
+    d_pool = d_draw
+
+    def d_comeback(self, state: WSState) -> tuple:
+        chars = [c for c in state.waiting if c.card_type == "character"]
+        return ("take", max(chars, key=char_score).code)
+
+    def d_gate(self, state: WSState) -> tuple:
+        cxs = [c for c in state.waiting if c.card_type == "climax"]
+        return ("take", max(cxs, key=lambda c: state.bonus_of(c)[::-1]).code)
+
+    def d_choice(self, state: WSState) -> tuple:
+        chars = [c for c in state.waiting if c.card_type == "character" and "soul" in c.triggers]
+        return ("hand", max(chars, key=char_score).code)
+
+    def d_standby(self, state: WSState) -> tuple:
+        lim = len(state.level) + 1
+        chars = [c for c in state.waiting if c.card_type == "character" and (c.level or 0) <= lim]
+        best = max(chars, key=char_score)
+        for s in (*FRONT, 3, 4):
+            if state.stage[s] is None:
+                return ("place", best.code, s)
+        return ("skip",)
+
+    def d_encore(self, state: WSState) -> tuple:
+        return ("encore",)
+
+    def d_discard(self, state: WSState) -> tuple:
+        return ("discard", self.worst_card(state).code)
