@@ -106,7 +106,8 @@ def test_concurrent_api_saves_one_wins_the_other_conflicts(owner):
     codes = sorted(code for code, _ in out)
     assert codes == [200, 409], out
     loser = next(body for code, body in out if code == 409)
-    assert loser["current_version"] == 2 and loser["base_version"] == 1
+    assert loser["error"]["code"] == "conflict"
+    assert loser["error"]["params"]["current_version"] == 2 and loser["error"]["params"]["base_version"] == 1
     deck = Deck.objects.get(pk=deck.pk)
     winner = next(body for code, body in out if code == 200)
     assert deck.version == 2 and deck.name == winner["name"]
