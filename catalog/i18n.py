@@ -46,8 +46,3 @@ def query_error_message(err: QueryError) -> str:
         return translated % params
     except (KeyError, TypeError, ValueError):
         return english
-
-
-def query_error_localize(err: QueryError) -> QueryError:
-    """``err`` itself: its ``message`` is already in the active language (kept for callers)."""
-    return err

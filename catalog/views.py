@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from rules import games as g
 from rules.registry import get_spec
 
-from .i18n import query_error_localize
 from .labels import STAT_LABELS
 from .models import Card
 from .pagination import COUNT_CAP, CappedPaginator
@@ -91,7 +90,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
             if page.paginator.count == 0 and q:
                 suggestions = card_suggest(q=q, game=game)
         except QueryError as exc:
-            error = query_error_localize(exc)
+            error = exc  # an AppError: error.message is in the reader's language
             status = 400
     context = {
         "q": q,
