@@ -1,0 +1,1474 @@
+"""The semantic pass: an ability's syntax (:mod:`.syntax`) → :class:`rules.abilities.Ability`.
+
+The header gives the kind (【自】 auto, 【永】 continuous, 【起】 activated, 【カウンター】 counter;
+no marker: the card's type, event or climax), keywords (アンコール, 絆, 助太刀, 【CXコンボ】...) and
+the cost (``[...]``: stock and cost clauses). The body is read clause by clause, in order:
+
+1. ``この能力は1ターンにつき1回まで発動する`` → ``once_per_turn`` (N times: a ``times_per_turn``
+   condition);
+2. the trigger of an 【自】 ability: a clause ending in ``時`` (``このカードがアタックした時``) or a
+   phase phrase (``あなたのアタックフェイズの始めに``); ``…時か…時`` are alternatives;
+3. conditions: clauses ending in ``なら`` and ``あなたのターン中``-style phrases before the first
+   effect (after an effect, a ``…なら`` conditions only the effects after it: ``params.if``);
+4. ``あなたはコストを払ってよい。そうしたら、`` (the cost is optional: nothing to compile);
+5. effects, each from one clause: the verb decides (引く draw, 置く/戻す/加える move cards, ``+N``
+   power/soul/level, ``与える`` damage or abilities...), its arguments say what, from where, to
+   where, for how long (``そのターン中``), for each what (``…1枚につき``); a clause without an
+   object acts on the cards chosen before (``…を1枚選び、手札に戻す``).
+
+``Xは…に等しい`` fills ``params.x`` of the effects that use X. Reminder text ``(…)`` is read for
+the trigger icon it explains and for ``ダメージキャンセルは発生する``; otherwise it only repeats
+rules. Granted abilities ``『…』`` are compiled too (``grant_ability``'s ``params.abilities``).
+
+Any clause the pass cannot place raises :class:`Unrecognised` with its span: the ability is kept
+with ``unrecognised`` = that phrase.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.abilities import Ability, Effect
+
+from .syntax import NP, AbilitySyntax, Arg, Clause, Count, Keyword, Piece, Pred, Sentence
+from .targets import Unplaced, describe, duration, phase, turn_condition
+
+
+class Unrecognised(Exception):
+    """A phrase the semantic pass cannot read: its span in the ability text."""
+
+    def __init__(self, start: int, end: int, why: str = "") -> None:
+        super().__init__(why)
+        self.start = start
+        self.end = end
+
+
+KIND_BY_MARKER = {"【自】": "auto", "【永】": "continuous", "【起】": "activated", "【カウンター】": "counter",
+                  "●": "counter", "◆": "auto", "■": "continuous"}
+KEYWORDS = {
+    "アンコール": "encore", "手札アンコール": "hand_encore", "絆": "bond", "応援": "assist", "助太刀": "backup",
+    "チェンジ": "change", "集中": "brainstorm", "経験": "experience", "記憶": "memory", "大活躍": "great_performance",
+    "アラーム": "alarm", "加速": "accelerate", "共鳴": "resonance", "フォース": "force", "合体": "combine",
+    "シフト": "shift",
+}
+TAGS = {"CXコンボ": "cx_combo", "クロック": "from_clock"}
+# Trigger icons named in climax reminders: (拾@:…) / (扉:…); the icon's glyph is often lost.
+ICONS = {"火": "shot", "拾": "comeback", "扉": "comeback", "門": "gate", "引": "draw", "本": "draw", "戻": "return", "風": "return",
+         "宝": "treasure", "射": "shot", "炎": "shot", "溜": "pool", "袋": "pool", "待": "standby", "選": "choice"}
+_CMP_NEG = {">=": "<", "<=": ">", "==": "!="}
+
+
+def _fail(obj: Any, why: str = "") -> Unrecognised:
+    return Unrecognised(getattr(obj, "start", 0), getattr(obj, "end", 0), why)
+
+
+def _amount(value: str) -> int | str:
+    sign, body = value[0], value[1:]
+    if body.isdigit():
+        return int(body) if sign == "+" else -int(body)
+    return body if sign == "+" else "-" + body
+
+
+def _count(c: Count | None) -> dict[str, Any]:
+    if c is None:
+        return {}
+    out: dict[str, Any] = {"count": c.n}
+    if c.upto == "まで":
+        out["upto"] = True
+    elif c.upto == "ずつ":
+        out["each"] = True
+    elif c.upto in ("以上", "以下"):
+        out["cmp"] = ">=" if c.upto == "以上" else "<="
+    return out
+
+
+def _target(np: NP) -> dict[str, Any]:
+    try:
+        return describe(np)
+    except Unplaced as exc:
+        item = exc.item
+        raise Unrecognised(np.start, np.end, f"word {item.text if item else np.text!r}") from None
+
+
+@dataclass
+class Args:
+    """A clause's arguments by case particle (the last of each kind), counts and bare phrases."""
+
+    by_case: dict[str, Arg] = field(default_factory=dict)
+    bare: list[Arg] = field(default_factory=list)
+    counts: list[Arg] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, args: tuple[Arg, ...]) -> Args:
+        out = cls()
+        for i, a in enumerate(args):
+            if a.count is not None and a.case == "を" and i and args[i - 1].case is None and args[i - 1].np is not None \
+                    and "を" not in out.by_case and args[i - 1] in out.bare:
+                out.bare.remove(args[i - 1])  # 自分のキャラ1枚を選び: the phrase before the count is the object
+                out.by_case["を"] = args[i - 1]
+            if a.count is not None and a.case in (None, "を", "まで"):
+                out.counts.append(a)
+            elif a.case is None:
+                out.bare.append(a)
+            else:
+                out.by_case.setdefault(a.case, a)
+        return out
+
+    def np(self, case: str) -> NP | None:
+        a = self.by_case.get(case)
+        return a.np if a is not None else None
+
+    def count(self) -> Count | None:
+        return self.counts[0].count if self.counts else None
+
+
+@dataclass
+class Ctx:
+    """What the clauses read so far established for the next ones."""
+
+    kind: str
+    card_type: str
+    actor: str = "you"
+    selection: dict[str, Any] | None = None
+    source: dict[str, Any] | None = None  # 山札を見て (search) / 山札を上からN枚見て (look) / 公開 / めくり
+    stat_target: dict[str, Any] | None = None
+    duration: str | None = None
+    per: dict[str, Any] | None = None
+    cond: dict[str, Any] | None = None
+    then: str | None = None
+    modifiers: dict[str, Any] = field(default_factory=dict)  # 【レスト】して置く...
+    carry: tuple[Arg, ...] = ()  # arguments of a て-form clause, for the verb after it
+    effects: list[Effect] = field(default_factory=list)
+    conditions: list[Effect] = field(default_factory=list)
+    started: bool = False  # an effect was produced: a later なら conditions the effects after it
+
+    def emit(self, kind: str, params: dict[str, Any], optional: bool = False) -> None:
+        p = {k: v for k, v in params.items() if v is not None}
+        if optional:
+            p["optional"] = True
+        if self.duration and kind in _TIMED:
+            p.setdefault("duration", self.duration)
+        if self.per is not None and kind not in ("choose",):
+            p.setdefault("per", self.per)
+        if self.cond is not None:
+            p.setdefault("if", self.cond)
+        if self.then:
+            p.setdefault("then", self.then)
+        if self.actor != "you" and kind not in ("burn",):
+            p.setdefault("player", self.actor)
+        self.effects.append(Effect(kind, p))
+        self.started = True
+
+
+_TIMED = {"power", "soul", "level", "grant_ability", "grant_trait", "restriction", "name_alias", "lose_abilities",
+          "rule_change", "cost_change"}
+
+
+# ---------------------------------------------------------------------------------------------
+# the ability
+# ---------------------------------------------------------------------------------------------
+def interpret(syn: AbilitySyntax, card_type: str, text: str,
+              compile_nested: Callable[[str, str], tuple[Ability, ...]]) -> Ability:
+    kind = "event" if card_type == "event" else "climax" if card_type == "climax" else "continuous"
+    markers = [m for m in syn.markers]
+    if markers:
+        kinds = [KIND_BY_MARKER[m] for m in markers]
+        kind = "counter" if "counter" in kinds else kinds[0]
+        if card_type == "climax":
+            kind = "climax"
+    elif card_type == "character" and syn.keyword is None:
+        kind = "continuous"
+    keywords: list[str] = [TAGS.get(t, t) for t in syn.tags]
+    unknown_tags = [t for t in syn.tags if t not in TAGS]
+    if unknown_tags:
+        raise Unrecognised(0, len(text), f"tag 【{unknown_tags[0]}】")
+    ctx = Ctx(kind=kind, card_type=card_type)
+    cost: list[Effect] = []
+    trigger: Effect | None = None
+    once = False
+    if syn.markers and "【自】" in syn.markers and card_type == "climax":
+        trigger = None
+    kw = syn.keyword
+    if kw is not None:
+        keywords.append(KEYWORDS[kw.name])
+    if syn.cost is not None:
+        cost = _costs(syn.cost)
+    sentences = [p.sentence for p in syn.pieces if p.kind == "sentence" and p.sentence is not None]
+    reminders = [p for p in syn.pieces if p.kind == "reminder"]
+    grants = [p for p in syn.pieces if p.kind == "grant"]
+    clauses: list[tuple[Clause, Sentence]] = [(c, s) for s in sentences for c in s.clauses]
+
+    # keyword abilities whose meaning is the keyword itself
+    if kw is not None and not clauses:
+        return _keyword_only(kw, kind, keywords, cost, text, reminders, syn)
+
+    # once per turn / N times per turn
+    if clauses and _is_limit(clauses[0][0]):
+        n = _limit_times(clauses[0][0])
+        if n == 1:
+            once = True
+        else:
+            ctx.conditions.append(Effect("times_per_turn", {"times": n}))
+        clauses = clauses[1:]
+
+    # the trigger
+    if kind in ("auto", "climax") or (kind == "counter" and "【自】" in markers):
+        trigger, clauses = _take_trigger(clauses, ctx)
+        if trigger is None and kind == "auto" and "hand_encore" not in keywords:
+            first = clauses[0][0] if clauses else None
+            raise _fail(first or syn, "no trigger")
+    # a climax's 【永】: while it is in the climax zone (no trigger)
+    _body(clauses, ctx, compile_nested, grants)
+    if kind == "counter" and "backup" in keywords:
+        pass
+    for r in reminders:
+        _reminder(r, ctx, keywords, compile_nested)
+    if not clauses and kind == "climax" and any(k.startswith("icon:") for k in keywords):
+        pass  # only the trigger icon's reminder (the rest of the text is missing from the source)
+    elif not ctx.effects and not ctx.conditions and kind not in ("keyword",) and not cost and trigger is None:
+        raise Unrecognised(0, len(text), "no effect")
+    if not ctx.effects and kind != "keyword" and not (kind == "continuous" and ctx.conditions) and clauses:
+        if not _only_keyword(kw):
+            raise Unrecognised(0, len(text), "no effect")
+    return Ability(kind=kind, text=text, trigger=trigger, conditions=tuple(ctx.conditions), cost=tuple(cost),
+                   effects=tuple(ctx.effects), keywords=tuple(dict.fromkeys(keywords)), once_per_turn=once)
+
+
+def _only_keyword(kw: Keyword | None) -> bool:
+    return kw is not None and kw.name in ("大活躍", "アンコール", "絆", "助太刀", "シフト", "手札アンコール")
+
+
+def _keyword_only(kw: Keyword, kind: str, keywords: list[str], cost: list[Effect], text: str,
+                  reminders: list[Piece], syn: AbilitySyntax) -> Ability:
+    name = KEYWORDS[kw.name]
+    trigger: Effect | None = None
+    effects: list[Effect] = []
+    conditions: list[Effect] = []
+    if name == "encore":
+        trigger = Effect("leaves_stage", {"ref": "this", "to": "waiting_room"})
+        effects.append(Effect("encore", {}))
+    elif name == "hand_encore":
+        trigger = Effect("leaves_stage", {"ref": "this", "to": "waiting_room"})
+        effects.append(Effect("encore", {"from": "hand"}))
+    elif name == "bond":
+        trigger = Effect("placed", {"ref": "this", "by": "play"})
+        effects.append(Effect("salvage", {"count": 1, "target": {"names": list(kw.names), "zone": "waiting_room"}}))
+    elif name == "backup":
+        power, level = kw.numbers
+        kind = "counter"
+        conditions.append(Effect("level", {"who": "you", "cmp": ">=", "n": level}))
+        effects.append(Effect("backup", {"amount": power, "duration": "turn",
+                                         "target": {"who": "you", "kind": "character", "state": "front_attacked",
+                                                    "count": 1}}))
+    elif name == "great_performance":
+        effects.append(Effect("great_performance", {}))
+    elif name == "shift":
+        color = _shift_color(reminders)
+        effects.append(Effect("shift", {"level": kw.numbers[0], **({"color": color} if color else {})}))
+    else:
+        raise Unrecognised(0, len(text), f"keyword {kw.name} without text")
+    return Ability(kind="keyword" if kind not in ("counter",) else kind, text=text, trigger=trigger,
+                   conditions=tuple(conditions), cost=tuple(cost), effects=tuple(effects),
+                   keywords=tuple(dict.fromkeys(keywords)))
+
+
+def _shift_color(reminders: list[Piece]) -> str | None:
+    for r in reminders:
+        for jp, en in (("赤", "red"), ("青", "blue"), ("黄", "yellow"), ("緑", "green")):
+            if f"{jp}のカード" in r.text:
+                return en
+    return None
+
+
+def _is_limit(c: Clause) -> bool:
+    if c.pred is None or c.pred.kind != "suru" or c.pred.lemma not in ("発動",):
+        return False
+    subj = Args.of(c.args).np("は")
+    return subj is not None and subj.has("ref", "this_ability")
+
+
+def _limit_times(c: Clause) -> int:
+    for a in c.args:
+        if a.np is not None:
+            for it in a.np.items:
+                if it.cls == "num" and it.value[1] == "回" and isinstance(it.value[0], int):
+                    return it.value[0]
+    raise _fail(c, "limit")
+
+
+# ---------------------------------------------------------------------------------------------
+# costs
+# ---------------------------------------------------------------------------------------------
+def _costs(cost: Any) -> list[Effect]:
+    out: list[Effect] = []
+    if cost.stock is not None:
+        out.append(Effect("stock", {"n": cost.stock}))
+    ctx = Ctx(kind="cost", card_type="")
+    for c in cost.clauses:
+        if c.pred is None:
+            raise _fail(c, "cost")
+        _effect_clause(c, ctx, lambda t, k: (), [])
+    for e in ctx.effects:
+        out.append(_as_cost(e))
+    return out
+
+
+def _as_cost(e: Effect) -> Effect:
+    p = dict(e.params)
+    t = p.get("target") or {}
+    k = e.kind
+    if k == "discard":
+        if t.get("ref") == "this":
+            return Effect("discard_this", {})
+        return Effect("discard", {key: v for key, v in p.items()})
+    if k == "rest":
+        return Effect("rest", p)
+    if k in ("to_waiting_room",) and t.get("ref") == "this":
+        return Effect("this_to_waiting_room", {})
+    if k in ("to_waiting_room",):
+        return Effect("move", {**p, "to": "waiting_room"})
+    if k in ("memory", "to_memory"):
+        return Effect("memory", p)
+    if k == "clock_damage":
+        return Effect("clock_damage", p)
+    if k in ("to_clock",):
+        return Effect("to_clock", p)
+    if k == "reveal_hand":
+        return Effect("reveal", p)
+    if k == "bounce" and t.get("ref") == "this":
+        return Effect("return_this", {})
+    if k == "draw":
+        return Effect("draw", p)
+    if k in ("move", "to_deck", "stock_discard", "stock_charge", "clock_heal", "to_stock", "salvage", "shuffle",
+             "to_hand", "rest", "put_on_stage", "mill", "level", "to_deck_from_stage"):
+        return Effect("move" if k not in ("rest",) else k, {**p, "as": k})
+    raise Unrecognised(0, 0, f"cost {k}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the trigger
+# ---------------------------------------------------------------------------------------------
+def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Effect | None, list[tuple[Clause, Sentence]]]:
+    if not clauses:
+        return None, clauses
+    triggers: list[Effect] = []
+    rest = list(clauses)
+    relatives: list[Clause] = []
+    while rest:
+        c, s = rest[0]
+        if c.pred is not None and c.pred.ending in ("時", "時か", "とき", "たびに", "場合"):
+            triggers.append(_trigger(c, relatives))
+            relatives = []
+            rest = rest[1:]
+            if c.pred.ending != "時か":
+                break
+            continue
+        if _is_relative(c) and len(rest) > 1:
+            relatives.append(c)  # このカードの与えたダメージが…: a clause modifying the next noun
+            rest = rest[1:]
+            continue
+        # a phase phrase leading the clause: あなたのアタックフェイズの始めに、…
+        if c.args and c.args[0].np is not None and c.args[0].case == "に":
+            ph = phase(c.args[0].np)
+            if ph is not None:
+                triggers.append(Effect("phase", ph))
+                rest[0] = (Clause(c.args[1:], c.pred, c.conj, c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end, c.end), s)
+                break
+        break
+    if not triggers or relatives:
+        return None, clauses
+    if len(triggers) == 1:
+        return triggers[0], rest
+    return Effect(triggers[0].kind, {**triggers[0].params, "or": [t.to_dict() for t in triggers[1:]]}), rest
+
+
+_ATTACKS = {"attack": None, "front_attack": "front", "side_attack": "side", "direct_attack": "direct"}
+
+
+def _is_relative(c: Clause) -> bool:
+    """A predicate in a plain form, not followed by 、 nor an ending, modifies the noun after it."""
+    p = c.pred
+    return p is not None and not p.comma and p.ending is None and p.form in ("past", "end", "prog", "pass_past") \
+        and p.kind in ("verb", "suru")
+
+
+def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) -> Effect:
+    """このカードの与えたダメージ / あなたの受けたダメージ / このカードをトリガーした攻撃キャラが次に与える
+    ダメージ + がキャンセルされた(なかった)時."""
+    p = c.pred
+    assert p is not None
+    params: dict[str, Any] = {}
+    for r in relatives:
+        ra = Args.of(r.args)
+        rp = r.pred
+        assert rp is not None
+        agent_np = ra.np("が") or (ra.bare[-1].np if ra.bare else None)
+        agent = _target(agent_np) if agent_np is not None else {}
+        if rp.kind == "verb" and rp.lemma == "与える":
+            params["by"] = agent.get("ref") or agent.get("who") or "?"
+            if ra.np("に") is not None and _target(ra.np("に")).get("next"):  # type: ignore[arg-type]
+                params["next"] = True
+        elif rp.kind == "verb" and rp.lemma == "受ける":
+            params["to"] = agent.get("who", "you")
+        elif rp.kind == "suru" and rp.lemma == "トリガー":
+            params["triggered_by"] = "this"
+        else:
+            raise _fail(r, "trigger")
+        for arg in r.args:
+            if arg.case == "中" and arg.np is not None and duration(arg.np, "中") is None \
+                    and not (arg.np.has("ref", "this_det") and arg.np.has("time", "turn")):
+                raise _fail(arg, "trigger")
+    if p.kind == "suru" and p.lemma == "キャンセル" and p.form in ("pass_past", "pass_neg_past"):
+        params["cancelled"] = p.form == "pass_past"
+        return Effect("damage_cancelled", params)
+    raise _fail(c, "trigger")
+
+
+def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
+    p = c.pred
+    assert p is not None
+    a = Args.of(c.args)
+    subj_np = a.np("が") or a.np("は")
+    subj = _target(subj_np) if subj_np is not None else {}
+    if relatives:
+        if subj.get("nouns") == ["damage"]:
+            return _damage_trigger(c, subj, relatives)
+        raise _fail(relatives[0], "trigger")
+    params: dict[str, Any] = {}
+    params.update(_who(subj))
+    during = a.by_case.pop("中", None)
+    if during is not None and during.np is not None:
+        t = turn_condition(during.np, "中")
+        if t:
+            params["turn"] = t
+        else:
+            raise _fail(during, "trigger phrase")
+    for arg in a.bare:
+        raise _fail(arg, "trigger phrase")
+    lemma, form = p.lemma, p.form
+    if p.kind == "verb" and lemma == "置く" and form in ("pass_past", "pass"):
+        to = a.np("に")
+        frm = a.np("から")
+        to_t = _target(to) if to is not None else {}
+        frm_t = _target(frm) if frm is not None else {}
+        by = a.np("で") or a.np("によって")
+        if by is not None:
+            params["by"] = _by(by)
+        if a.by_case.get("として") is not None:
+            params["as"] = _target(a.np("として") or by).get("nouns", ["?"])[0]  # type: ignore[arg-type]
+        zone = to_t.get("zone")
+        if zone == "climax_zone":
+            if to_t.get("who"):
+                params["who"] = to_t["who"]
+            if frm_t.get("zone"):
+                params["from"] = frm_t["zone"]
+            return Effect("climax_placed", params)
+        if zone in ("stage", "front_row", "back_row") or to_t.get("slot"):
+            if frm_t:
+                params["from"] = frm_t.get("zone")
+            if zone != "stage":
+                params["to"] = zone
+            return Effect("placed", params)
+        if frm_t.get("zone") in ("stage", "front_row", "back_row") or (zone and not frm_t and subj.get("ref") == "this"):
+            params["to"] = zone
+            if frm_t:
+                params["from"] = frm_t.get("zone")
+            return Effect("leaves_stage", params)
+        if zone:
+            params["to"] = zone
+            if frm_t:
+                params["from"] = frm_t.get("zone")
+            return Effect("card_moved", params)
+        raise _fail(c, "trigger")
+    if p.kind == "verb" and lemma in ("戻す", "加える") and form in ("pass_past",):
+        to = a.np("に")
+        params["to"] = _target(to).get("zone") if to is not None else None
+        return Effect("card_moved", params)
+    if p.kind == "suru" and p.np is not None:
+        noun = _target(p.np)
+        nouns = noun.get("nouns", [])
+        state = noun.get("state")
+        if len(nouns) == 1 and nouns[0] in _ATTACKS and form in ("past", "pass_past", "pass"):
+            if _ATTACKS[nouns[0]]:
+                params["type"] = _ATTACKS[nouns[0]]
+            if form == "past":
+                return Effect("attacks", params)
+            return Effect("attacked", params)
+        if state == "reversed" and form in ("past", "pass_past"):
+            if subj.get("ref") == "battle_opponent" or subj.get("relative") == "battle":
+                params.pop("ref", None)
+                return Effect("battle_opponent_reversed", params)
+            if subj.get("state") == "battling" and subj.get("ref") is None and subj.get("and_this"):
+                return Effect("battle_opponent_reversed", params)
+            return Effect("reversed", params)
+        if nouns == ["level_up"] and form == "past":
+            return Effect("level_up", params)
+        if nouns == ["trigger"] and form == "past":
+            return Effect("triggered", params)
+        if nouns == ["cancel"] and form in ("pass_past", "pass_neg_past"):
+            params["cancelled"] = form == "pass_past"
+            return Effect("damage_cancelled", params)
+        if nouns == ["play"] and form in ("past", "pass_past"):
+            return Effect("card_moved", {**params, "played": True})
+        if nouns == ["activate"] and form in ("past",):
+            return Effect("ability_used", params)
+        if nouns == ["battle"] and form in ("past",):
+            return Effect("battle", params)
+        raise _fail(c, "trigger")
+    if p.kind == "verb" and lemma == "使う" and form == "past":
+        obj = a.np("を")
+        what = _target(obj) if obj is not None else {}
+        params["what"] = what.get("marker") or (what.get("abilities") or [None])[0] or what.get("kind")
+        if what.get("ref") == "this":
+            params["of"] = "this"
+        return Effect("ability_used", params)
+    if p.kind == "verb" and lemma in ("出る", "でる") and form == "past":
+        where = a.np("で")
+        if where is not None and _target(where).get("nouns", [None])[-1] == "trigger_check":
+            return Effect("trigger_check", params)
+        raise _fail(c, "trigger")
+    if p.kind == "verb" and lemma == "受ける" and form == "past":
+        return Effect("damage_dealt", {**params, "to": params.get("who", "you")})
+    if p.kind == "verb" and lemma == "与える" and form == "past":
+        return Effect("damage_dealt", {**params, "by": "this" if subj.get("ref") == "this" else subj.get("who")})
+    raise _fail(c, "trigger")
+
+
+def _who(t: dict[str, Any]) -> dict[str, Any]:
+    """The trigger's subject: this card (default) or other cards (a filter)."""
+    if not t:
+        return {}
+    out: dict[str, Any] = {}
+    if t.get("ref") == "this" and "relative" not in t:
+        out["ref"] = "this"
+        if t.get("state"):
+            out["state"] = t["state"]
+        if t.get("zone"):
+            out["zone"] = t["zone"]
+        return out
+    if t.get("ref") in ("battle_opponent",):
+        return {"ref": "battle_opponent"}
+    return {"target": t}
+
+
+def _by(np: NP) -> str:
+    t = _target(np)
+    if t.get("abilities"):
+        return str(t["abilities"][0])
+    if t.get("nouns"):
+        return str(t["nouns"][-1])
+    return np.text
+
+
+# ---------------------------------------------------------------------------------------------
+# conditions
+# ---------------------------------------------------------------------------------------------
+def _condition(c: Clause) -> Effect:
+    p = c.pred
+    assert p is not None
+    a = Args.of(c.args)
+    subj_np = a.np("が")
+    subj = _target(subj_np) if subj_np is not None else None
+    if p.kind == "verb" and p.lemma in ("ある", "いる"):
+        present = p.form in ("end", "cont", "te")
+        if p.form not in ("end", "neg", "cont", "te"):
+            raise _fail(c, "condition")
+        where_np = a.np("に")
+        where = _target(where_np) if where_np is not None else {}
+        if subj is None:
+            raise _fail(c, "condition")
+        cnt = _count(a.count())
+        if where.get("zone") == "climax_zone":
+            out = {"who": where.get("who", "you")}
+            if subj.get("names"):
+                out["names"] = subj["names"]
+            elif subj.get("kind") not in ("climax", "card", None):
+                raise _fail(c, "condition")
+            for key in ("traits", "colors"):
+                if subj.get(key):
+                    out[key] = subj[key]
+            if not present:
+                out["none"] = True
+            return Effect("climax_in_zone", out)
+        if subj.get("ref") == "this" and not subj.get("relative"):
+            out = {key: where[key] for key in ("zone", "position", "slot") if key in where}
+            if where.get("relative"):
+                out["relative"] = where["relative"]
+            if subj.get("zone") and not where:
+                out["zone"] = subj["zone"]
+            if where.get("zone") in ("clock", "memory", "hand", "level", "waiting_room", "stock"):
+                if not present:
+                    out["not"] = True
+                return Effect("in_zone", out)
+            if not out:
+                raise _fail(c, "condition")
+            if not present:
+                out["not"] = True
+            return Effect("position", out)
+        target = dict(subj)
+        for key in ("zone", "position", "ref", "who", "slot"):
+            if key in where and key not in target:
+                target[key] = where[key]
+        if where.get("ref") in ("those", "that") and "ref" not in subj:
+            target["among"] = where["ref"]
+        if cnt:
+            n = cnt["count"]
+            cmp_ = cnt.get("cmp", ">=")
+        else:
+            n, cmp_ = 1, ">="
+        if not present:
+            cmp_, n = ("==", 0) if (cmp_, n) == (">=", 1) else (_CMP_NEG[cmp_], n)
+        return Effect("count", {"target": target, "cmp": cmp_, "n": n})
+    if p.kind == "count":
+        if subj is None:
+            raise _fail(c, "condition")
+        cnt = _count(p.count)
+        if "cmp" not in cnt:
+            raise _fail(c, "condition")
+        if subj.get("attr") is None and subj.get("zone") in ("hand", "stock", "clock", "waiting_room", "memory", "level", "deck") \
+                and not subj.get("kind") and not subj.get("names") and not subj.get("traits"):
+            return Effect("count", {"target": subj, "cmp": cnt["cmp"], "n": cnt["count"]})
+        return Effect("count", {"target": subj, "cmp": cnt["cmp"], "n": cnt["count"]})
+    if p.kind == "copula" and p.np is not None:
+        value = _target(p.np)
+        if subj is None:
+            subj_np2 = a.np("は")
+            if subj_np2 is None:
+                raise _fail(c, "condition")
+            subj = _target(subj_np2)
+        attr = subj.get("attr")
+        if attr and "number" in value and len(value) == 1:
+            cmp_, n = value["number"]
+            if attr == "level" and subj.get("who") in ("you", "opponent") and not subj.get("ref") and not subj.get("kind"):
+                return Effect("level", {"who": subj["who"], "cmp": cmp_, "n": n})
+            if attr == "total" and "level" in subj.get("attrs", []):
+                return Effect("level_total", {"who": subj.get("who", "you"), "cmp": cmp_, "n": n})
+            target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
+            return Effect("compare", {"target": target, "attr": attr, "cmp": cmp_, "n": n})
+        if subj.get("ref") in ("that", "those", "this", "rest") or subj.get("all"):
+            filt = {k: v for k, v in value.items()}
+            if not filt:
+                raise _fail(c, "condition")
+            if subj.get("ref") == "this" and set(filt) <= {"state"}:
+                return Effect("state", {"ref": "this", "state": filt["state"]})
+            if attr and set(filt) <= {"colors", "traits", "names", "kind", "attr"}:
+                pass
+            return Effect("card_is", {"target": subj, "is": filt})
+        if attr and set(value) == {"attr"} and value["attr"] == attr:
+            raise _fail(c, "condition")
+        raise _fail(c, "condition")
+    if p.kind == "verb" and p.lemma in ("高い", "低い", "多い", "少ない") and p.form == "end":
+        than = a.np("より")
+        if subj is None or than is None:
+            raise _fail(c, "condition")
+        other = _target(than)
+        cmp_ = ">" if p.lemma in ("高い", "多い") else "<"
+        return Effect("compare", {"target": subj, "attr": subj.get("attr", "count"), "cmp": cmp_, "than": other})
+    if p.kind == "verb" and p.lemma == "含む":
+        if subj is None:
+            raise _fail(c, "condition")
+        return Effect("card_is", {"target": subj, "is": _target(a.np("を")) if a.np("を") else {}})
+    if p.kind == "suru" and p.np is not None and p.form in ("prog", "prog_neg"):
+        state = _target(p.np).get("state")
+        if subj is not None and state:
+            return Effect("state", {**_who(subj), "state": state, **({"not": True} if p.form == "prog_neg" else {})})
+    if p.kind == "verb" and p.lemma in ("置く", "戻す") and p.form in ("pass_past", "past"):
+        return Effect("done", {"what": p.lemma})
+    raise _fail(c, "condition")
+
+
+# ---------------------------------------------------------------------------------------------
+# the body
+# ---------------------------------------------------------------------------------------------
+def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
+          compile_nested: Callable[[str, str], tuple[Ability, ...]], grants: list[Piece]) -> None:
+    pending_grants = list(grants)
+    current: Sentence | None = None
+    for c, s in clauses:
+        if s is not current:
+            current = s
+            ctx.cond = None
+            ctx.per = None
+            ctx.duration = None
+            ctx.modifiers = {}
+        if c.pred is None:
+            _conjunction(c, ctx)
+            continue
+        if _is_limit(c):
+            ctx.conditions.append(Effect("times_per_turn", {"times": _limit_times(c)}))
+            continue
+        if _is_x_definition(c):
+            _define_x(c, ctx)
+            continue
+        if c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count"):
+            cond = _condition(_strip_leading(c, ctx))
+            if ctx.started:
+                ctx.cond = cond.to_dict()
+            else:
+                ctx.conditions.append(cond)
+            continue
+        if _is_pay_cost(c):
+            continue
+        _effect_clause(c, ctx, compile_nested, pending_grants)
+    if pending_grants:
+        raise Unrecognised(pending_grants[0].start, pending_grants[0].end, "granted ability")
+
+
+def _strip_leading(c: Clause, ctx: Ctx) -> Clause:
+    """Leading phrases of a clause that set the scene: durations, turn conditions, per-each."""
+    args = list(c.args)
+    while args and args[0].case == "中" and args[0].np is not None:
+        np = args[0].np
+        d = duration(np, "中")
+        t = turn_condition(np, "中")
+        if d:
+            ctx.duration = d
+        elif t:
+            ctx.conditions.append(Effect("turn", {"whose": t}))
+        else:
+            break
+        args.pop(0)
+    return Clause(tuple(args), c.pred, c.conj, c.start, c.end)
+
+
+def _conjunction(c: Clause, ctx: Ctx) -> None:
+    if c.conj in ("そうしたら", "そうした場合"):
+        ctx.then = "done"
+    elif c.conj in ("そうしないなら", "そうしなかったら"):
+        ctx.then = "not_done"
+    elif c.conj in ("その後", "さらに"):
+        pass
+    elif c.conj == "そうでないなら":
+        if ctx.cond is not None:
+            ctx.cond = {"not": ctx.cond}
+        else:
+            raise _fail(c, "conjunction")
+    else:
+        raise _fail(c, "conjunction")
+
+
+def _is_pay_cost(c: Clause) -> bool:
+    p = c.pred
+    if p is None or p.kind != "verb" or p.lemma not in ("払う",):
+        return False
+    obj = Args.of(c.args).np("を")
+    return obj is not None and obj.text == "コスト"
+
+
+def _is_x_definition(c: Clause) -> bool:
+    p = c.pred
+    if p is None or p.kind != "verb" or p.lemma != "等しい":
+        return False
+    subj = Args.of(c.args).np("は")
+    return subj is not None and subj.text == "X"
+
+
+def _define_x(c: Clause, ctx: Ctx) -> None:
+    a = Args.of(c.args)
+    np = a.np("に")
+    if np is None:
+        raise _fail(c, "X")
+    x = _target(np)
+    if not x:
+        raise _fail(c, "X")
+    found = False
+    effects = []
+    for e in ctx.effects:
+        if _uses_x(e.params):
+            effects.append(Effect(e.kind, {**e.params, "x": x}))
+            found = True
+        else:
+            effects.append(e)
+    ctx.effects[:] = effects
+    if not found:
+        if any(_uses_x(cd.params) for cd in ctx.conditions):
+            ctx.conditions[:] = [Effect(cd.kind, {**cd.params, "x": x}) if _uses_x(cd.params) else cd
+                                 for cd in ctx.conditions]
+            return
+        raise _fail(c, "X")
+
+
+def _uses_x(params: Any) -> bool:
+    if isinstance(params, dict):
+        return any(_uses_x(v) for k, v in params.items() if k != "x")
+    if isinstance(params, list):
+        return any(_uses_x(v) for v in params)
+    return params in ("X", "-X")
+
+
+# ---------------------------------------------------------------------------------------------
+# effects
+# ---------------------------------------------------------------------------------------------
+def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+                   grants: list[Piece]) -> None:
+    p = c.pred
+    assert p is not None
+    if ctx.carry:
+        c = Clause(ctx.carry + c.args, c.pred, c.conj, min(ctx.carry[0].start, c.start), c.end)
+        ctx.carry = ()
+    a = Args.of(c.args)
+    # scene-setting phrases
+    for arg in c.args:
+        if arg.case != "中" or arg.np is None:
+            continue
+        d = duration(arg.np, "中")
+        t = turn_condition(arg.np, "中")
+        if d:
+            ctx.duration = d
+        elif t and not ctx.started:
+            ctx.conditions.append(Effect("turn", {"whose": t}))
+        elif t:
+            ctx.cond = {"kind": "turn", "params": {"whose": t}}
+        else:
+            raise _fail(arg, "during")
+        a.by_case.pop("中", None)
+    until = a.by_case.get("まで")
+    if until is not None and until.np is not None and duration(until.np, "まで"):
+        ctx.duration = duration(until.np, "まで")
+        del a.by_case["まで"]
+    per = a.by_case.get("につき")
+    if per is not None:
+        ctx.per = _per_count(per, a) if per.count is not None else _per(per)
+        del a.by_case["につき"]
+    actor = a.np("は")
+    if actor is not None:
+        at = _target(actor)
+        if at.get("who") in ("you", "opponent", "both") and set(at) <= {"who", "all", "player"}:
+            ctx.actor = at["who"] if not at.get("all") else "both"
+            del a.by_case["は"]
+        elif at.get("player") and set(at) <= {"player", "all"}:
+            ctx.actor = "both"
+            del a.by_case["は"]
+    handler = _HANDLERS.get(_handler_key(p))
+    if handler is None:
+        raise _fail(c, "effect")
+    handler(c, a, ctx, compile_nested, grants)
+
+
+def _handler_key(p: Pred) -> str:
+    if p.kind == "verb":
+        return p.lemma
+    if p.kind == "change":
+        return "+N"
+    if p.kind == "suru":
+        if p.np is None:
+            return "する"
+        words = [i for i in p.np.items]
+        if len(words) == 1:
+            return words[0].text
+        return p.np.text
+    return p.kind
+
+
+def _per(arg: Arg) -> dict[str, Any]:
+    if arg.np is None:
+        raise _fail(arg, "per")
+    return _target(arg.np)
+
+
+def _per_count(arg: Arg, a: Args) -> dict[str, Any]:
+    """``《音楽》のキャラ1枚につき``: the phrase before the count is what is counted."""
+    prev = [x for x in a.bare if x.end <= arg.start and x.np is not None]
+    if prev and prev[-1].np is not None:
+        a.bare.remove(prev[-1])
+        out = _target(prev[-1].np)
+        if arg.count is not None and arg.count.n != 1:
+            out["per_count"] = arg.count.n
+        return out
+    raise _fail(arg, "per")
+
+
+def _optional(p: Pred) -> bool:
+    return p.may
+
+
+def _object(a: Args, ctx: Ctx) -> dict[str, Any] | None:
+    """The を-object of a clause (with its count), or the cards chosen before."""
+    obj = a.np("を")
+    cnt = a.count()
+    if obj is not None:
+        t = _target(obj)
+        if t.get("ref") == "that" and ctx.selection is not None and set(t) <= {"ref", "kind"}:
+            return dict(ctx.selection)
+        if cnt is not None:
+            t.update(_count(cnt))
+        return t
+    if cnt is not None:
+        t = {}
+        frm = a.np("から")
+        if frm is not None:
+            t.update(_target(frm))
+        t.update(_count(cnt))
+        return t
+    if ctx.selection is not None:
+        return dict(ctx.selection)
+    return None
+
+
+def _dest(np: NP | None) -> dict[str, Any]:
+    return _target(np) if np is not None else {}
+
+
+def _zone_of(t: dict[str, Any], ctx: Ctx) -> str | None:
+    if t.get("zone"):
+        return str(t["zone"])
+    if t.get("ref") in ("that", "those", "rest") and ctx.source is not None:
+        return str(ctx.source.get("zone", "deck"))
+    if t.get("ref") == "this":
+        return "stage" if ctx.kind not in ("event", "counter", "climax") else "resolving"
+    if t.get("ref") in ("battle_opponent",) or t.get("relative"):
+        return "stage"
+    if t.get("kind") == "character" and not t.get("zone"):
+        return "stage"
+    return None
+
+
+def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) -> None:
+    """A card move: what (object / selection), from where, to where → the named kind."""
+    obj = _object(a, ctx)
+    if obj is None:
+        raise _fail(c, "what")
+    frm_np = a.np("から")
+    src = _zone_of(obj, ctx)
+    if frm_np is not None and not obj.get("zone"):
+        ft = _target(frm_np)
+        src = ft.get("zone", src)
+        for k in ("who", "position"):
+            if k in ft and k not in obj:
+                obj[k] = ft[k]
+    to = dest.get("zone")
+    pos = obj.get("position")
+    owner = obj.get("who", "you")
+    params: dict[str, Any] = {"target": obj}
+    for k in ("count", "upto", "each"):
+        if k in obj:
+            params[k] = obj.pop(k)
+    if ctx.modifiers.get("state"):
+        params["state"] = ctx.modifiers.pop("state")
+    kind = _move_kind(src, to, pos, owner, obj, dest, ctx)
+    if kind == "mill" and ctx.source is not None and ctx.source.get("mode") == "brainstorm" \
+            and obj.get("ref") == "those":
+        return  # 集中: めくり、控え室に置く is the brainstorm itself
+    if kind is None:
+        raise _fail(c, f"move {src}->{to}")
+    if kind == "move":
+        params.update({"from": src, "to": to or dest})
+    elif kind in ("put_on_stage", "move_slot"):
+        params["to"] = {k: v for k, v in dest.items()} or "stage"
+        params["from"] = src
+    elif kind in ("to_deck", "to_deck_from_stage", "look"):
+        params["to"] = dest.get("position", to)
+        if kind == "to_deck":
+            params["from"] = src
+    elif kind == "stock_charge":
+        params["from"] = "deck_top" if src == "deck" and pos in ("top", None) else src
+    elif kind in ("to_hand",):
+        params["from"] = src
+    if ctx.source is not None and obj.get("ref") in ("that", "those", "rest", None) and src == ctx.source.get("zone"):
+        params.setdefault("among", ctx.source.get("mode"))
+    if kind == "look" and ctx.effects and ctx.effects[-1].kind == "look":
+        last = ctx.effects.pop()
+        ctx.emit("look", {**last.params, "to": params["to"]}, optional)
+        return
+    ctx.emit(kind, params, optional)
+    if obj.get("ref") not in ("this",):
+        ctx.selection = {**obj, "ref": "that"} if obj.get("ref") != "those" else obj
+
+
+def _move_kind(src: str | None, to: str | None, pos: str | None, owner: str, obj: dict[str, Any],
+               dest: dict[str, Any], ctx: Ctx) -> str | None:
+    mine = owner in ("you",)
+    stage = ("stage", "front_row", "back_row")
+    if to == "stock":
+        if src in stage and obj.get("ref") != "this" and (not mine or obj.get("ref") == "that"):
+            return "to_stock"
+        return "stock_charge"
+    if to == "waiting_room":
+        if src == "clock":
+            return "clock_heal"
+        if src == "hand":
+            return "discard"
+        if src == "deck":
+            return "mill"
+        if src == "stock":
+            return "stock_discard"
+        if src in stage or src == "resolving":
+            return "to_waiting_room"
+        if src in ("memory", "level", "climax_zone", "marker") or obj.get("kind") == "marker":
+            return "move"
+        if obj.get("ref") in ("rest",) and ctx.source is not None:
+            return "mill"
+        return "move" if src else None
+    if to == "hand":
+        if src == "waiting_room":
+            return "salvage"
+        if src == "deck":
+            return "search" if ctx.source is not None and ctx.source.get("mode") in ("search", "look") else "to_hand"
+        if src in stage:
+            return "bounce"
+        if src in ("clock", "stock", "level", "memory", "climax_zone", "resolving"):
+            return "to_hand"
+        if obj.get("kind") == "marker":
+            return "to_hand"
+        return None
+    if to == "clock":
+        if src == "deck":
+            return "clock_damage"
+        if src in stage or src == "resolving":
+            return "to_clock"
+        return "move" if src else None
+    if to == "memory":
+        if src in stage and not mine:
+            return "to_memory"
+        return "memory"
+    if to == "deck":
+        if src in stage:
+            return "to_deck_from_stage"
+        if src == "deck" and ctx.source is not None and ctx.source.get("mode") == "look":
+            return "look"
+        return "to_deck"
+    if to in stage or dest.get("slot") or dest.get("position") in ("this_slot", "that_slot", "any_slot", "empty_slot",
+                                                                      "separate_slots"):
+        if src in stage:
+            return "move_slot"
+        return "put_on_stage"
+    if to == "level":
+        return "move"
+    if to == "climax_zone":
+        return "move"
+    if dest.get("ref") in ("this", "that") and dest.get("position") == "bottom":
+        return "move"  # このカードの下にマーカーとして置く
+    return None
+
+
+# -- handlers ----------------------------------------------------------------------------------
+Handler = Callable[[Clause, Args, Ctx, Callable[[str, str], tuple[Ability, ...]], list[Piece]], None]
+
+
+def _h_draw(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    cnt = a.count()
+    if cnt is None or a.by_case or a.bare:
+        raise _fail(c, "draw")
+    ctx.emit("draw", _count(cnt), _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_put(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    dest_np = a.np("に") or a.np("へ")
+    if dest_np is None:
+        raise _fail(c, "where")
+    dest = _dest(dest_np)
+    for arg in a.bare:
+        if arg.np is not None and _target(arg.np).get("nouns") in (["as_marker"],):
+            dest["as_marker"] = True
+        elif arg.np is not None and _target(arg.np).get("state") in ("face_down", "face_up", "rested", "rest"):
+            ctx.modifiers["state"] = _target(arg.np)["state"]
+        elif arg.np is not None and _target(arg.np).get("position") == "any_order":
+            pass
+        else:
+            raise _fail(arg, "put")
+    _move(c, a, ctx, dest, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_return(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    dest_np = a.np("に")
+    if dest_np is None:
+        raise _fail(c, "where")
+    dest = _dest(dest_np)
+    if dest.get("nouns") == ["original"]:
+        ctx.emit("rule_change", {"what": "return_revealed"})
+        return
+    _move(c, a, ctx, dest, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_add(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    dest_np = a.np("に")
+    if dest_np is None or _dest(dest_np).get("zone") != "hand":
+        raise _fail(c, "add")
+    _move(c, a, ctx, {"zone": "hand"}, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_choose(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = a.np("を")
+    cnt = a.count()
+    if obj is None:
+        raise _fail(c, "choose")
+    t = _target(obj)
+    if cnt is not None:
+        t.update(_count(cnt))
+    if ctx.source is not None and ctx.source.get("mode") in ("search", "look") and not t.get("zone") \
+            and t.get("ref") is None:
+        t["zone"] = ctx.source.get("zone", "deck")
+    for arg in a.bare:
+        raise _fail(arg, "choose")
+    ctx.selection = t
+    if c.pred is not None and c.pred.form in ("end",):
+        ctx.emit("choose", {"target": t})
+
+
+def _h_look(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = a.np("を")
+    t = _target(obj) if obj is not None else {}
+    if t.get("zone") != "deck":
+        if t.get("ref") in ("that", "those"):
+            return  # そのカードを見て: looking at a revealed card
+        raise _fail(c, "look")
+    frm = a.np("から")
+    cnt = a.count()
+    if frm is None and cnt is None:
+        ctx.source = {"zone": "deck", "mode": "search", "who": t.get("who", "you")}
+        return
+    params = {"count": cnt.n if cnt else 1}
+    if cnt is not None and cnt.upto == "まで":
+        params["upto"] = True
+    ctx.source = {"zone": "deck", "mode": "look", **params}
+    ctx.selection = {"ref": "those", "zone": "deck"}
+    ctx.emit("look", params, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_show(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    to = a.np("に")
+    if to is None or _target(to).get("who") != "opponent":
+        raise _fail(c, "show")
+    if ctx.selection is not None:
+        ctx.selection = {**ctx.selection, "show": True}
+
+
+def _h_give(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+            grants: list[Piece]) -> None:
+    obj = a.np("を")
+    to = a.np("に")
+    if obj is not None and obj.has("noun", "damage") or (obj is not None and any(i.cls == "num" and i.value[1] == "ダメージ" for i in obj.items)):
+        amount = next((i.value[0] for i in obj.items if i.cls == "num" and i.value[1] == "ダメージ"), None)
+        if amount is None or to is None:
+            raise _fail(c, "damage")
+        who = _target(to)
+        ctx.emit("burn", {"amount": amount, "target": who.get("who", "opponent")}, _optional(c.pred))  # type: ignore[arg-type]
+        return
+    if obj is None:
+        raise _fail(c, "give")
+    target = _target(to) if to is not None else (ctx.selection or {"ref": "that"})
+    _grant(c, obj, target, ctx, compile_nested, grants)
+
+
+def _h_gain(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+            grants: list[Piece]) -> None:
+    obj = a.np("を")
+    subj = a.np("は") or a.np("が")
+    if obj is None:
+        raise _fail(c, "gain")
+    target = _target(subj) if subj is not None else (ctx.stat_target or ctx.selection or {"ref": "this"})
+    _grant(c, obj, target, ctx, compile_nested, grants)
+
+
+def _grant(c: Clause, obj: NP, target: dict[str, Any], ctx: Ctx,
+           compile_nested: Callable[[str, str], tuple[Ability, ...]], grants: list[Piece]) -> None:
+    what = _target(obj)
+    if what.get("traits") and set(what) == {"traits"}:
+        ctx.emit("grant_trait", {"traits": what["traits"], "target": target})
+        return
+    texts: list[str] = list(what.get("abilities", []))
+    if what.get("nouns") == ["next_ability"] or what.get("nouns") == ["ability"] and what.get("next"):
+        if not grants:
+            raise _fail(c, "granted ability")
+        texts = [grants.pop(0).text]
+        while grants and grants[0].start == 0:
+            texts.append(grants.pop(0).text)
+    if not texts:
+        raise _fail(c, "give")
+    abilities: list[dict[str, Any]] = []
+    for t in texts:
+        compiled = compile_nested(t, "character")
+        for ab in compiled:
+            if ab.unrecognised is not None:
+                raise Unrecognised(c.start, c.end, f"granted: {ab.unrecognised}")
+            abilities.append(ab.to_dict())
+    ctx.emit("grant_ability", {"abilities": abilities, "target": target})
+
+
+def _h_change(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    p = c.pred
+    assert p is not None
+    obj = a.np("を")
+    if obj is None and a.bare and a.bare[-1].np is not None:
+        obj = a.bare.pop().np  # パワー+1000: the particle left out
+    if obj is None:
+        raise _fail(c, "what")
+    t = _target(obj)
+    attr = t.pop("attr", None)
+    t.pop("attrs", None)
+    if attr not in ("power", "soul", "level", "cost"):
+        raise _fail(c, "attribute")
+    to = a.np("に")
+    if to is not None:
+        target = _target(to)
+    elif t:
+        target = t
+    elif ctx.stat_target is not None:
+        target = ctx.stat_target
+    elif ctx.selection is not None:
+        target = ctx.selection
+    else:
+        target = {"ref": "this"} if ctx.kind not in ("event", "counter") else {}
+        if not target:
+            raise _fail(c, "whose")
+    for arg in a.bare:
+        raise _fail(arg, "change")
+    ctx.stat_target = target
+    kind = "level" if attr == "level" else attr
+    if attr == "cost":
+        ctx.emit("cost_change", {"amount": _amount(p.value), "target": target})
+        return
+    ctx.emit(kind, {"amount": _amount(p.value), "target": target})
+
+
+def _h_shuffle(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = a.np("を")
+    if obj is None:
+        raise _fail(c, "shuffle")
+    t = _target(obj)
+    if t.get("zone") != "deck":
+        raise _fail(c, "shuffle")
+    ctx.emit("shuffle", {"who": t.get("who", "you")})
+    ctx.source = None
+
+
+def _h_state(state: str) -> Handler:
+    def handler(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+        obj = _object(a, ctx)
+        if obj is None:
+            raise _fail(c, state)
+        p = c.pred
+        assert p is not None
+        if p.form == "te" and not p.may:
+            # 【レスト】して置く: the state the next verb puts the card in; its arguments carry over
+            ctx.modifiers["state"] = {"rest": "rested", "stand": "standing", "reverse": "reversed"}[state]
+            ctx.carry = tuple(c.args)
+            return
+        if p.form in ("neg", "pass_neg", "pot_neg"):
+            ctx.emit("restriction", {"what": f"no_{state}" if p.form != "pass_neg" else f"not_{state}ed_by",
+                                     "target": obj})
+            return
+        params = {"target": obj}
+        for k in ("count", "upto"):
+            if k in obj:
+                params[k] = obj.pop(k)
+        ctx.emit(state, params, _optional(p))
+        if obj.get("ref") != "this":
+            ctx.selection = {**obj, "ref": "that"}
+    return handler
+
+
+def _h_suru_bare(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    """``…にする``: 思い出にする (memory), 裏向きにする / 表向きにする."""
+    to = a.np("に")
+    if to is None:
+        raise _fail(c, "する")
+    dest = _target(to)
+    if dest.get("zone") == "memory":
+        _move(c, a, ctx, {"zone": "memory"}, _optional(c.pred))  # type: ignore[arg-type]
+        return
+    if dest.get("state") in ("face_down", "face_up"):
+        obj = _object(a, ctx)
+        ctx.emit("move", {"target": obj, "to": dest["state"]})
+        return
+    raise _fail(c, "する")
+
+
+def _h_reveal(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = a.np("を")
+    cnt = a.count()
+    frm = a.np("から")
+    t = _target(obj) if obj is not None else {}
+    if frm is not None:
+        t.update(_target(frm))
+    if cnt is not None:
+        t.update(_count(cnt))
+    zone = t.get("zone")
+    if zone == "deck":
+        ctx.source = {"zone": "deck", "mode": "reveal", "count": t.get("count", 1)}
+        ctx.emit("reveal", {"count": t.get("count", 1), **({"upto": True} if t.get("upto") else {})},
+                 _optional(c.pred))  # type: ignore[arg-type]
+        ctx.selection = {"ref": "those", "zone": "deck"}
+        return
+    if zone == "hand":
+        ctx.emit("reveal_hand", {"target": t})
+        return
+    if t.get("ref") in ("that", "those"):
+        ctx.emit("reveal", {"target": t})
+        return
+    raise _fail(c, "reveal")
+
+
+def _h_flip(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    """めくる: 集中 (山札の上からN枚をめくり、控え室に置く)."""
+    obj = a.np("を")
+    cnt = a.count()
+    frm = a.np("から")
+    t = _target(frm) if frm is not None else (_target(obj) if obj is not None else {})
+    if t.get("zone") != "deck" or cnt is None:
+        raise _fail(c, "flip")
+    ctx.source = {"zone": "deck", "mode": "brainstorm", "count": cnt.n}
+    ctx.selection = {"ref": "those", "zone": "deck", "count": cnt.n}
+    ctx.emit("brainstorm", {"count": cnt.n})
+
+
+def _h_pay(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    raise _fail(c, "pay")
+
+
+def _h_swap(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = _object(a, ctx)
+    ctx.emit("move_slot", {"target": obj or {}, "swap": True}, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_move_slot(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    obj = _object(a, ctx)
+    to = a.np("に")
+    if obj is None or to is None:
+        raise _fail(c, "move")
+    ctx.emit("move_slot", {"target": obj, "to": _target(to)}, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    p = c.pred
+    assert p is not None
+    subj_np = a.np("は") or a.np("が")
+    target = _target(subj_np) if subj_np is not None else {"ref": "this"}
+    if p.np is None:
+        raise _fail(c, "restriction")
+    what = _target(p.np).get("nouns", [])
+    if p.form not in ("pot_neg", "neg", "pass_neg"):
+        raise _fail(c, "restriction")
+    if not what:
+        raise _fail(c, "restriction")
+    frm = a.np("から")
+    params: dict[str, Any] = {"what": what[-1] if p.form != "pass_neg" else f"not_{what[-1]}ed", "target": target}
+    if frm is not None:
+        params["from"] = _target(frm).get("zone")
+    ctx.emit("restriction", params)
+
+
+def _h_treat(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    subj = a.np("は")
+    as_ = a.by_case.get("としても") or a.by_case.get("として")
+    if subj is None or as_ is None or as_.np is None:
+        raise _fail(c, "treat")
+    st = _target(subj)
+    names = _target(as_.np).get("names")
+    if st.get("attr") == "name" and names:
+        ctx.emit("name_alias", {"names": names, "target": {k: v for k, v in st.items() if k not in ("attr", "attrs")}})
+        return
+    raise _fail(c, "treat")
+
+
+def _h_perform(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+               grants: list[Piece]) -> None:
+    obj = a.np("を")
+    if obj is None:
+        raise _fail(c, "perform")
+    t = _target(obj)
+    if t.get("nouns") in (["next_action"],) and grants:
+        texts = [grants.pop(0).text]
+        for text in texts:
+            for ab in compile_nested(text, "event"):
+                if ab.unrecognised is not None:
+                    raise Unrecognised(c.start, c.end, f"action: {ab.unrecognised}")
+                for e in ab.effects:
+                    ctx.emit(e.kind, dict(e.params))
+        return
+    if t.get("nouns") == ["effect"] and (t.get("ref") == "that"):
+        return  # その効果を行う (after a choice of modes)
+    icons = [n for n in t.get("nouns", []) if str(n).startswith("icon:")]
+    if t.get("nouns", [])[-1:] == ["effect"] and set(t) == {"nouns"} and len(t["nouns"]) <= 2:
+        # (待@)の効果を行う: the icon's glyph is often lost; the reminder after it names it
+        ctx.emit("trigger_effect", {"icon": icons[0][5:] if icons else "?"})
+        return
+    raise _fail(c, "perform")
+
+
+_HANDLERS: dict[str, Handler] = {
+    "引く": _h_draw,
+    "置く": _h_put,
+    "おく": _h_put,
+    "戻す": _h_return,
+    "加える": _h_add,
+    "選ぶ": _h_choose,
+    "見る": _h_look,
+    "見せる": _h_show,
+    "与える": _h_give,
+    "得る": _h_gain,
+    "+N": _h_change,
+    "シャッフル": _h_shuffle,
+    "【レスト】": _h_state("rest"),
+    "【スタンド】": _h_state("stand"),
+    "【リバース】": _h_state("reverse"),
+    "する": _h_suru_bare,
+    "公開": _h_reveal,
+    "めくる": _h_flip,
+    "払う": _h_pay,
+    "入れ替える": _h_swap,
+    "動かす": _h_move_slot,
+    "扱う": _h_treat,
+    "行う": _h_perform,
+    "サイドアタック": _h_restriction,
+    "フロントアタック": _h_restriction,
+    "アタック": _h_restriction,
+    "ダイレクトアタック": _h_restriction,
+    "プレイ": _h_restriction,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# reminders
+# ---------------------------------------------------------------------------------------------
+def _reminder(r: Piece, ctx: Ctx, keywords: list[str],
+              compile_nested: Callable[[str, str], tuple[Ability, ...]]) -> None:
+    text = r.text
+    head, sep, body = text.partition(":")
+    if not sep or len(head) > 3:
+        head, body = "", text
+        if text[:1] in ICONS and text[1:].startswith("このカード"):  # (宝このカードが…: the colon lost
+            head, body = text[0], text[1:]
+    if "トリガーした" in body[:20]:
+        icon = next((ICONS[ch] for ch in head if ch in ICONS), None)
+        if icon is None:
+            icon = _icon_of(compile_nested("【自】" + body, "climax"))
+        if icon is None:
+            raise Unrecognised(r.start, r.end, "trigger icon reminder")
+        keywords.append(f"icon:{icon}")
+        ctx.effects[:] = [Effect(e.kind, {**e.params, "icon": icon}) if e.kind == "trigger_effect" else e
+                          for e in ctx.effects]
+        return
+    if text.startswith("ダメージキャンセルは発生"):
+        ctx.effects[:] = [Effect(e.kind, {**e.params, "cancellable": True}) if e.kind == "burn" else e
+                          for e in ctx.effects]
+        return
+    # other reminders restate rules (アンコール, 絆, 助太刀, 大活躍, 公開したカードは元に戻す...)
+
+
+def _icon_of(abilities: tuple[Ability, ...]) -> str | None:
+    """The trigger icon a reminder explains, from what its compiled text does."""
+    if len(abilities) != 1 or not abilities[0].compiled:
+        return None
+    ab = abilities[0]
+    kinds = [e.kind for e in ab.effects]
+    first = ab.effects[0] if ab.effects else None
+    target = (first.params.get("target") or {}) if first is not None else {}
+    if ab.trigger is not None and ab.trigger.kind == "damage_cancelled" or "burn" in kinds and ab.trigger is None:
+        return "shot"
+    if kinds == ["salvage"]:
+        return "gate" if target.get("kind") == "climax" else "comeback"
+    if kinds == ["bounce"]:
+        return "return"
+    if kinds == ["draw"]:
+        return "draw"
+    if kinds == ["stock_charge"]:
+        return "pool"
+    if kinds[:1] == ["to_hand"] and "stock_charge" in kinds:
+        return "treasure"
+    if kinds == ["put_on_stage"]:
+        return "standby"
+    if "burn" in kinds:
+        return "shot"
+    return None
