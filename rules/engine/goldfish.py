@@ -2,6 +2,8 @@
 
 A game's state subclasses it and writes only its rules:
 
+- ``_new_game(deck, options)``: its zones (``options`` = the game's ``DEFAULT_OPTIONS`` and the
+  caller's);
 - ``_setup()``: shuffle, opening hand, mulligan (a generator when it yields decisions, or a plain
   method returning ``None``);
 - ``_my_turn()``: one own turn (a generator), starting with ``self._new_turn()``;
@@ -15,21 +17,28 @@ the event log helper ``say``, the hand limit, the per-turn series, the counters 
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import Any, ClassVar
 
 from ..cards import CardRecord
 from ._zones import distinct_codes, take
 from .core import (
     DEFAULT_TURN_CAP,
+    Deck,
     EventLog,
+    GameEngine,
     GameResult,
+    Pilot,
     ScriptedState,
+    event_messages,
     gettext_noop,
+    register,
     who_goes_first,
 )
 
 TURN_CAP = gettext_noop("turn cap")
+# The last event of every game (``<GAME>.result``), logged by ``GoldfishState._end``.
+RESULT_EVENT = gettext_noop("{outcome}: {reason}")
 
 
 class GameOver(Exception):
@@ -42,6 +51,7 @@ class GoldfishState(ScriptedState):
     Class attributes a game sets:
 
     - ``GAME``: the game code (event codes are ``<GAME>.<name>``);
+    - ``DEFAULT_OPTIONS``: the game's options and their defaults (``first`` included);
     - ``COUNTERS``: every counter, in the order a replay shows them (they start at 0);
     - ``PER_TURN``: ``{series: counter}``, each series recording how much the counter grew during
       each own turn;
@@ -52,6 +62,7 @@ class GoldfishState(ScriptedState):
     """
 
     GAME: ClassVar[str] = ""
+    DEFAULT_OPTIONS: ClassVar[Mapping[str, Any]] = {"first": "random"}
     COUNTERS: ClassVar[tuple[str, ...]] = ()
     PER_TURN: ClassVar[Mapping[str, str]] = {}
     DECK_ZONES: ClassVar[tuple[str, ...]] = ()
@@ -59,9 +70,17 @@ class GoldfishState(ScriptedState):
     RESULT_UPPER: ClassVar[bool] = False
     RESULT_MIN_TURN: ClassVar[int] = 1
 
-    def __init__(self, rng: random.Random, index: int, options: Mapping[str, Any], log: EventLog | None) -> None:
-        """The common part of a game's ``__init__``; ``options`` are the game's defaults already
-        merged with the caller's. The game then builds its zones and calls ``self.start()``."""
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.GAME:  # the game's end event
+            event_messages(cls.GAME, {"result": RESULT_EVENT})
+
+    def __init__(self, deck: Deck, rng: random.Random, index: int = 0, options: Mapping[str, Any] | None = None,
+                 log: EventLog | None = None, setup: bool = True) -> None:
+        """Game ``index`` of ``deck`` with its own ``rng``; ``setup=False`` leaves every zone as
+        ``_new_game`` built it and the script unstarted (scenario tests set a state up by hand and
+        ``start`` one turn or step)."""
+        options = {**self.DEFAULT_OPTIONS, **(options or {})}
         self.rng = rng
         self.log = log
         self.index = index
@@ -75,6 +94,17 @@ class GoldfishState(ScriptedState):
         self.first_playable: dict[str, int] = {}
         # per series: (its counter, the counter's value at the start of each own turn)
         self._marks: list[tuple[str, list[int]]] = [(counter, []) for counter in self.PER_TURN.values()]
+        # the zones every game has: the deck (its top at the end), the hand, cards in transit
+        self.deck: list[CardRecord] = list(deck.main)
+        self.hand: list[CardRecord] = []
+        self.resolving: list[CardRecord] = []
+        self._new_game(deck, options)
+        if setup:
+            self.start()
+
+    def _new_game(self, deck: Deck, options: Mapping[str, Any]) -> None:  # pragma: no cover - abstract
+        """Build the game's other zones from ``deck`` (and check ``options``)."""
+        raise NotImplementedError
 
     # -- the game ------------------------------------------------------------------------------
     def script(self) -> Generator[str, tuple, None]:
@@ -118,6 +148,20 @@ class GoldfishState(ScriptedState):
         for counter, marks in self._marks:
             marks.append(counters[counter])
         return self.turn
+
+    def _top(self) -> CardRecord:
+        """Take the top card of the player's deck (its end). The moment the deck is empty it is
+        refilled (``_refill``: WS refresh, PC rebuild) while that card is held in ``resolving``."""
+        card = self.deck.pop()
+        if not self.deck:
+            self.resolving.append(card)
+            self._refill()
+            self.resolving.pop()
+        return card
+
+    def _refill(self) -> None:  # pragma: no cover - for games whose empty deck is refilled
+        """Refill the player's empty deck (or end the game)."""
+        raise NotImplementedError
 
     def _end(self, outcome: str, reason: str) -> None:
         """The game is decided: record it, log it and stop the script."""
@@ -186,3 +230,28 @@ class GoldfishState(ScriptedState):
             per_turn=self.per_turn(),
             first_playable=dict(self.first_playable),
         )
+
+
+class CodeNames:
+    """The conventions of the WS and PC engines (mixed in before ``GoldfishState``): the log names
+    a card "CODE name" (``names``: name by code), the final event has kind ``game`` and the outcome
+    in capitals, and a game decided during setup reports turn 0."""
+
+    RESULT_KIND: ClassVar[str] = "game"
+    RESULT_UPPER: ClassVar[bool] = True
+    RESULT_MIN_TURN: ClassVar[int] = 0
+    names: dict[str, str]
+
+    def name(self, code: str) -> str:
+        return f"{code} {self.names.get(code, '')}".strip()
+
+    def card_label(self, card: CardRecord) -> str:
+        return self.name(card.code)
+
+
+def register_goldfish(state: type[GoldfishState], pilots: Mapping[str, Callable[[], Pilot]],
+                      **engine: Any) -> GameEngine:
+    """Register the engine of a ``GoldfishState`` game: its code and default options come from
+    the state class, ``pilots`` (the first is the default) and the rest as in ``GameEngine``."""
+    return register(GameEngine(game=state.GAME, new_state=state, pilots=pilots,
+                               default_options=state.DEFAULT_OPTIONS, **engine))

@@ -2,24 +2,23 @@
 battles (``characters``), the pilots (``pilot``) and the event table (``events``), registered here."""
 from __future__ import annotations
 
-from rules.engine.core import GameEngine, gettext_noop, register
+from rules.engine.core import gettext_noop
+from rules.engine.goldfish import register_goldfish
 
 from .characters import REST, REVERSE, STAND, Char, identity, level_up, partner_char, resolve_block
 from .events import EVENTS, GAME
 from .pilot import GreedyPilot
-from .state import ALLY_SLOTS, COUNTERS, DEFAULT_OPTIONS, PARTNER_SLOT, SLOT_NAMES, ChaosState
+from .state import ALLY_SLOTS, PARTNER_SLOT, SLOT_NAMES, ChaosState
 
 __all__ = [
-    "ALLY_SLOTS", "COUNTERS", "DEFAULT_OPTIONS", "ENGINE", "EVENTS", "GAME", "PARTNER_SLOT", "REST", "REVERSE",
+    "ALLY_SLOTS", "ENGINE", "EVENTS", "GAME", "PARTNER_SLOT", "REST", "REVERSE",
     "SLOT_NAMES", "STAND", "Char", "ChaosState", "GreedyPilot", "identity", "level_up", "partner_char",
     "resolve_block",
 ]
 
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=ChaosState,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
+ENGINE = register_goldfish(
+    ChaosState,
+    {"greedy": GreedyPilot},
     describe_options={
         "dummy_deck_size": gettext_noop("cards in the dummy's deck, its partner included (default 50)"),
         "dummy_partner_copies": gettext_noop("further copies of the dummy partner's title+name in its deck (default 3); "
@@ -40,4 +39,4 @@ ENGINE = register(GameEngine(
         "partner_levelups": gettext_noop("level ups of the player's partner (from hand)"),
         "opp_partner_levelups": gettext_noop("automatic level ups of the dummy partner from deck damage"),
     },
-))
+)

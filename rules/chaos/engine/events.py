@@ -5,7 +5,6 @@ from rules.engine.core import event_messages, gettext_noop
 
 GAME = "chaos"
 EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
     "draw": gettext_noop("{why}: {cards}"),
     "setup": gettext_noop("shuffle; the player goes {order}"),
     "partner": gettext_noop("partner {card} revealed: {atk}/{dfn} with bonus +{bonus_atk}/+{bonus_dfn} → "

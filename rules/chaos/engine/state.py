@@ -23,13 +23,12 @@ Slots: 0 front-left, 1 front-right, 2 back-left, 3 partner (back-centre), 4 back
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CardRecord
 from rules.engine._zones import distinct_codes, shuffle, take
-from rules.engine.core import Deck, EventLog, GameResult, gettext_noop
+from rules.engine.core import Deck, GameResult, gettext_noop
 from rules.engine.goldfish import GoldfishState
 
 from .characters import REST, STAND, Char, identity, level_up, partner_char
@@ -40,39 +39,32 @@ PARTNER_SLOT = 3
 ALLY_SLOTS = (0, 1, 2, 4)
 OPENING_HAND = 5
 HAND_LIMIT = 7
-COUNTERS = (
-    "games", "went_first", "attacks", "attack_draws", "deck_damage", "damage_stopped", "partner_levelups",
-    "partner_level", "opp_partner_levelups", "summons", "extras", "mulligans", "maintain_paid",
-    "maintain_skipped", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
-    "second_win_turns",
-)
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 50, "dummy_partner_copies": 3}
 
 
 class ChaosState(GoldfishState):
     """One goldfish game of Chaos TCG. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
-    COUNTERS = COUNTERS
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 50, "dummy_partner_copies": 3}
+    COUNTERS = (
+        "games", "went_first", "attacks", "attack_draws", "deck_damage", "damage_stopped", "partner_levelups",
+        "partner_level", "opp_partner_levelups", "summons", "extras", "mulligans", "maintain_paid",
+        "maintain_skipped", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
+        "second_win_turns",
+    )
     PER_TURN = {"milled": "deck_damage"}
     DECK_ZONES = ("extra",)
 
-    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
-                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
-                 setup: bool = True) -> None:
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
-        super().__init__(rng, index, opts, log)
+    def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         size = int(opts.get("dummy_deck_size", 50))
         copies = int(opts.get("dummy_partner_copies", 3))
         if size < 1 or not 0 <= copies <= size - 1:
             raise ValueError(f"dummy_deck_size must be at least 1 and dummy_partner_copies between 0 and "
                              f"dummy_deck_size - 1 (got {size} and {copies})")
-        self.deck: list[CardRecord] = list(deck.main)
         if not any(c.card_type == "character" for c in self.deck):
             raise ValueError("a chaos deck needs a character in its main deck to choose a partner from")
         self.extra: list[CardRecord] = list(deck.zones.get("extra", ()))
         self.partner_hint = deck.partner.code if deck.partner is not None else ""
-        self.hand: list[CardRecord] = []
         self.waiting: list[CardRecord] = []
         self.field: list[Char | None] = [None] * 5
         # the dummy: its deck as flags (True = a copy of its partner's title+name), hand count
@@ -83,8 +75,6 @@ class ChaosState(GoldfishState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.opening_hand: tuple[CardRecord, ...] = ()
-        if setup:
-            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
     @property

@@ -3,25 +3,24 @@
 event table (``events``), registered here."""
 from __future__ import annotations
 
-from rules.engine.core import GameEngine, gettext_noop, register
+from rules.engine.core import gettext_noop
+from rules.engine.goldfish import register_goldfish
 
 from .events import EVENTS, GAME
 from .field import Char, battle_result, moves
 from .info import SLOT_INDEX, SLOTS, CardInfo, cost_of, info_of
 from .payment import can_pay, find_payment
 from .pilot import GreedyPilot
-from .state import COUNTERS, DEFAULT_OPTIONS, LyceeState
+from .state import LyceeState
 
 __all__ = [
-    "COUNTERS", "DEFAULT_OPTIONS", "ENGINE", "EVENTS", "GAME", "SLOTS", "SLOT_INDEX", "CardInfo", "Char",
+    "ENGINE", "EVENTS", "GAME", "SLOTS", "SLOT_INDEX", "CardInfo", "Char",
     "GreedyPilot", "LyceeState", "battle_result", "can_pay", "cost_of", "find_payment", "info_of", "moves",
 ]
 
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=LyceeState,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
+ENGINE = register_goldfish(
+    LyceeState,
+    {"greedy": GreedyPilot},
     describe_options={
         "dummy_deck_size": gettext_noop("cards in the dummy's deck (default 60); it draws 7, then 2 a turn"),
         "opp_field": gettext_noop("scenario tests only: {slot: card} characters the dummy fields (they defend and support)"),
@@ -35,4 +34,4 @@ ENGINE = register(GameEngine(
         "wasted_mana": gettext_noop("EX paid beyond a cost (surplus is lost)"),
         "redraws": gettext_noop("opening hands without a character, shown and redrawn"),
     },
-))
+)

@@ -6,7 +6,6 @@ from rules.engine.core import event_messages, gettext_noop
 
 GAME = "lycee"
 EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
     "draw": gettext_noop("{why}: {cards}"),
     "effect_draw": gettext_noop("{card} ({when}): {cards}"),
     "turn": gettext_noop("turn {turn}"),

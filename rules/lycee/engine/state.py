@@ -16,13 +16,12 @@ they defend and support as the rules allow, which is how the golden battle examp
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CardRecord
 from rules.engine._zones import distinct_codes, shuffle
-from rules.engine.core import Deck, EventLog, gettext_noop, submessage
+from rules.engine.core import Deck, gettext_noop, submessage
 from rules.engine.goldfish import GoldfishState
 
 from .events import GAME
@@ -31,28 +30,21 @@ from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STAR, STEP_KEYWORDS, 
 from .payment import can_pay_mana, find_payment, greedy_payment
 
 HAND_LIMIT = 7
-COUNTERS = (
-    "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
-    "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "first_games", "second_games",
-    "first_wins", "second_wins", "first_win_turns", "second_win_turns",
-)
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 60}
 
 
 class LyceeState(GoldfishState):
     """One goldfish game of Lycee. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
-    COUNTERS = COUNTERS
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
+    COUNTERS = (
+        "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
+        "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "first_games", "second_games",
+        "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+    )
     PER_TURN = {"milled": "milled"}
 
-    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
-                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
-                 setup: bool = True) -> None:
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
-        super().__init__(rng, index, opts, log)
-        self.deck: list[CardRecord] = list(deck.main)
-        self.hand: list[CardRecord] = []
+    def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         self.dust: list[CardRecord] = []
         self.field: list[Char | None] = [None] * 6
         self.areas: list[CardRecord | None] = [None] * 6
@@ -71,8 +63,6 @@ class LyceeState(GoldfishState):
         # reuse work done at the same version; attacks into an empty field change neither)
         self.version = 0
         self._memo: dict[Any, Any] = {}
-        if setup:
-            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
     def _draw(self, n: int, why: str = "draw", when: str = "") -> None:

@@ -2,19 +2,18 @@
 (``pilot``) and the event table (``events``), registered here."""
 from __future__ import annotations
 
-from rules.engine.core import WIN_TURN_RATIOS, GameEngine, gettext_noop, register
+from rules.engine.core import WIN_TURN_RATIOS, gettext_noop
+from rules.engine.goldfish import register_goldfish
 
 from .events import EVENTS, GAME
 from .pilot import GreedyPilot
-from .state import COUNTERS, DEFAULT_OPTIONS, PCState
+from .state import PCState
 
-__all__ = ["COUNTERS", "DEFAULT_OPTIONS", "ENGINE", "EVENTS", "GAME", "GreedyPilot", "PCState"]
+__all__ = ["ENGINE", "EVENTS", "GAME", "GreedyPilot", "PCState"]
 
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=PCState,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
+ENGINE = register_goldfish(
+    PCState,
+    {"greedy": GreedyPilot},
     describe_options={
         "goldfish_life": gettext_noop("the goldfish's starting life (default 25)"),
     },
@@ -35,4 +34,4 @@ ENGINE = register(GameEngine(
         "bonus_draw": gettext_noop("DRAW marks revealed by connect attacks"),
         "gauge_facedown_revealed": gettext_noop("face-down gauge cards revealed by connect attacks"),
     },
-))
+)

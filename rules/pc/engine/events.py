@@ -5,7 +5,6 @@ from rules.engine.core import event_messages, gettext_noop
 
 GAME = "pc"
 EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
     "rebuild": gettext_noop("deck empty: connect gauge and discard pile shuffled into a new deck ({count} cards)"),
     "draw": gettext_noop("{why}: {card}"),
     "setup": gettext_noop("life {life} each; shuffle; the player goes {order}"),

@@ -20,14 +20,13 @@ Decision kinds:
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CardRecord
 from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
-from rules.engine.core import Deck, EventLog, gettext_noop
-from rules.engine.goldfish import GoldfishState
+from rules.engine.core import Deck, gettext_noop
+from rules.engine.goldfish import CodeNames, GoldfishState
 from rules.identity import card_identity
 
 from .events import GAME
@@ -35,13 +34,6 @@ from .events import GAME
 LIFE = 25
 OPENING_HAND = 6
 HAND_LIMIT = 6
-COUNTERS = (
-    "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
-    "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
-    "back_rule", "returns", "connect_mark_cards", "connect_mark_fizzled", "events_played", "scenes_played", "mulligan_cards", "blocked",
-    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
-)
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random"}
 
 def card_value(card: CardRecord) -> tuple:
     """The greedy pilot's wish to keep a card: characters by RANK + connect/2, CP, cheapness."""
@@ -60,7 +52,7 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
 _INFO = DeckCache(_deck_info)
 
 
-class PCState(GoldfishState):
+class PCState(CodeNames, GoldfishState):
     """One goldfish game of Prism Connect. Zones are public attributes so tests can set them up.
 
     Front line: parallel lists ``front`` (cards), ``front_rest``, ``front_new`` (entered or
@@ -70,23 +62,20 @@ class PCState(GoldfishState):
     """
 
     GAME = GAME
-    COUNTERS = COUNTERS
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random"}
+    COUNTERS = (
+        "games", "went_first", "attacks", "connect_attacks", "life_taken", "gauge_consumed",
+        "gauge_facedown_revealed", "bonus_marks", "bonus_rank", "bonus_life", "bonus_draw", "rebuilds", "deploys",
+        "back_rule", "returns", "connect_mark_cards", "connect_mark_fizzled", "events_played", "scenes_played", "mulligan_cards", "blocked",
+        "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+    )
     PER_TURN = {"life_taken": "life_taken"}
-    RESULT_KIND = "game"
-    RESULT_UPPER = True
-    RESULT_MIN_TURN = 0
 
-    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
-                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
-                 setup: bool = True) -> None:
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
-        super().__init__(rng, index, opts, log)
+    def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.ident: dict[str, str] = info["ident"]
         self.values: dict[str, tuple] = info["values"]
-        self.deck: list[CardRecord] = list(deck.main)
-        self.hand: list[CardRecord] = []
         self.discard: list[CardRecord] = []
         self.front: list[CardRecord] = []
         self.front_rest: list[bool] = []
@@ -96,7 +85,6 @@ class PCState(GoldfishState):
         self.back_rest: list[bool] = []
         self.gauge: list[CardRecord] = []
         self.gauge_up: list[bool] = []
-        self.resolving: list[CardRecord] = []
         self.life = LIFE
         self.opp_life = int(opts.get("goldfish_life", LIFE))
         # scenario hook (tests): a standing goldfish character that blocks every attack
@@ -106,16 +94,8 @@ class PCState(GoldfishState):
         self.events_used: set[str] = set()
         self._aside: list[CardRecord] = []
         self._last_deployed: CardRecord | None = None
-        if setup:
-            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def name(self, code: str) -> str:
-        return f"{code} {self.names.get(code, '')}".strip()
-
-    def card_label(self, card: CardRecord) -> str:
-        return self.name(card.code)
-
     def ident_of(self, card: CardRecord) -> str:
         ident = self.ident.get(card.code)
         return card_identity(card) if ident is None else ident
@@ -142,7 +122,7 @@ class PCState(GoldfishState):
                 "back": self.back, "gauge": self.gauge, "resolving": self.resolving + self._aside}
 
     # -- deck ----------------------------------------------------------------------------------
-    def _rebuild(self) -> None:
+    def _refill(self) -> None:
         """Deck empty: connect gauge and discard pile shuffled together as the new deck."""
         if not self.gauge and not self.discard:
             self._end("loss", gettext_noop("deck, connect gauge and discard pile are all empty"))
@@ -155,14 +135,6 @@ class PCState(GoldfishState):
         self.counters["rebuilds"] += 1
         if self.log is not None:
             self.say("me", "rebuild", "rebuild", count=len(deck))
-
-    def _top(self) -> CardRecord:
-        card = self.deck.pop()
-        if not self.deck:
-            self.resolving.append(card)
-            self._rebuild()
-            self.resolving.pop()
-        return card
 
     def _draw(self, n: int, why: str = "draw") -> None:
         for _ in range(n):

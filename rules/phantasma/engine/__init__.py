@@ -3,24 +3,23 @@ play and battles (``characters``), the dummy ACE (``dummy``), the pilots (``pilo
 table (``events``), registered here."""
 from __future__ import annotations
 
-from rules.engine.core import GameEngine, gettext_noop, register
+from rules.engine.core import gettext_noop
+from rules.engine.goldfish import register_goldfish
 
 from .characters import ATTRS, Char, Dummy, battle_damage, info_of, modelled_effects
 from .dummy import catalog_options, dummy_stats
 from .events import EVENTS, GAME
 from .pilot import GreedyPilot
-from .state import COUNTERS, DEFAULT_OPTIONS, PhantasmaState
+from .state import PhantasmaState
 
 __all__ = [
-    "ATTRS", "COUNTERS", "DEFAULT_OPTIONS", "ENGINE", "EVENTS", "GAME", "Char", "Dummy", "GreedyPilot",
+    "ATTRS", "ENGINE", "EVENTS", "GAME", "Char", "Dummy", "GreedyPilot",
     "PhantasmaState", "battle_damage", "catalog_options", "dummy_stats", "info_of", "modelled_effects",
 ]
 
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=PhantasmaState,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
+ENGINE = register_goldfish(
+    PhantasmaState,
+    {"greedy": GreedyPilot},
     describe_options={
         "dummy_mhp": gettext_noop("the dummy ACE's MHP (already doubled); default: 2 × the catalog's median printed MHP"),
         "dummy_martial": gettext_noop("the dummy ACE's martial value; default: the catalog's median"),
@@ -42,4 +41,4 @@ ENGINE = register(GameEngine(
         "damage_taken": gettext_noop("counter-damage my attackers took (battles are computed both ways)"),
         "own_defeated": gettext_noop("my characters defeated by counter-damage (three lose the game)"),
     },
-))
+)

@@ -6,7 +6,6 @@ from rules.engine.core import event_messages, gettext_noop
 
 GAME = "phantasma"
 EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
     "setup": gettext_noop("shuffle; the player goes {order}; ACE {card}: MHP {mhp} doubled → {ace_mhp}, rested; "
                           "dummy ACE: MHP {dummy_mhp}, martial {martial}, agility {agility}, wisdom {wisdom}, "
                           "craft {craft}, poise {poise}"),

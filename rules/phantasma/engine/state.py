@@ -29,13 +29,12 @@ damage removed, all of it when absent); the number is ``amount`` (``value`` is a
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CardRecord
 from rules.engine._zones import distinct_codes, shuffle, take
-from rules.engine.core import Deck, EventLog, gettext_noop, submessage
+from rules.engine.core import Deck, gettext_noop, submessage
 from rules.engine.goldfish import GoldfishState
 
 from .characters import (
@@ -59,32 +58,24 @@ MAX_BATTLE = 3
 LOSS_DEFEATS = 3
 ACE = 0  # character id of the ACE; vanguards are 1..5 (index + 1)
 
-COUNTERS = (
-    "games", "went_first", "battles", "damage_dealt", "damage_taken", "own_defeated", "redraws", "deployed",
-    "items", "events", "ex_skill_used", "first_games", "second_games", "first_wins", "second_wins",
-    "first_win_turns", "second_win_turns",
-)
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_deck_size": 60}
-
 
 class PhantasmaState(GoldfishState):
     """One goldfish game of Phantasmagoria. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
-    COUNTERS = COUNTERS
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
+    COUNTERS = (
+        "games", "went_first", "battles", "damage_dealt", "damage_taken", "own_defeated", "redraws", "deployed",
+        "items", "events", "ex_skill_used", "first_games", "second_games", "first_wins", "second_wins",
+        "first_win_turns", "second_win_turns",
+    )
     PER_TURN = {"damage": "damage_dealt"}
     DECK_ZONES = ("ace", "ex")
 
-    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
-                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
-                 setup: bool = True) -> None:
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
+    def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         aces = deck.zones.get("ace", ())
         if not aces:
             raise ValueError("a phantasma deck needs an ACE (the `# ace` section)")
-        super().__init__(rng, index, opts, log)
-        self.deck: list[CardRecord] = list(deck.main)
-        self.hand: list[CardRecord] = []
         self.junk: list[CardRecord] = []
         self.defeat: list[CardRecord] = []
         self.ex_area: list[CardRecord] = list(deck.zones.get("ex", ()))
@@ -99,8 +90,6 @@ class PhantasmaState(GoldfishState):
             raise ValueError(f"dummy_deck_size must be at least 8 (got {self.odeck})")
         self.attacks_allowed = False
         self.opening_hand: tuple[CardRecord, ...] = ()
-        if setup:
-            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
     def chars(self) -> list[Char]:

@@ -2,22 +2,21 @@
 (``pilot``) and the event table (``events``), registered here."""
 from __future__ import annotations
 
-from rules.engine.core import WIN_TURN_RATIOS, GameEngine, gettext_noop, register
+from rules.engine.core import WIN_TURN_RATIOS, gettext_noop
+from rules.engine.goldfish import register_goldfish
 
 from .events import EVENTS, GAME
 from .pilot import GreedyPilot
-from .state import COUNTERS, DEFAULT_OPTIONS, REST, REVERSED, SLOTS, STAND, WSState, climax_bonus
+from .state import REST, REVERSED, SLOTS, STAND, WSState, climax_bonus
 
 __all__ = [
-    "COUNTERS", "DEFAULT_OPTIONS", "ENGINE", "EVENTS", "GAME", "REST", "REVERSED", "SLOTS", "STAND", "GreedyPilot",
+    "ENGINE", "EVENTS", "GAME", "REST", "REVERSED", "SLOTS", "STAND", "GreedyPilot",
     "WSState", "climax_bonus",
 ]
 
-ENGINE = register(GameEngine(
-    game=GAME,
-    new_state=WSState,
-    pilots={"greedy": GreedyPilot},
-    default_options=DEFAULT_OPTIONS,
+ENGINE = register_goldfish(
+    WSState,
+    {"greedy": GreedyPilot},
     describe_options={
         "dummy_climaxes": gettext_noop("climaxes in the goldfish's 50-card dummy deck (default 8)"),
     },
@@ -36,4 +35,4 @@ ENGINE = register(GameEngine(
         "refreshes_per_game": gettext_noop("the player's own refreshes per game (each costs 1 refresh damage)"),
         "damage": gettext_noop("per-turn series: cards put into the goldfish's clock by attacks on that own turn"),
     },
-))
+)

@@ -9,7 +9,6 @@ from rules.engine.core import event_messages, gettext_noop
 
 GAME = "ws"
 EVENTS = event_messages(GAME, {
-    "result": gettext_noop("{outcome}: {reason}"),
     "refresh": gettext_noop("deck empty: waiting room ({count} cards) shuffled into a new deck; 1 refresh damage follows"),
     "draw": gettext_noop("{why}: {card}"),
     "level_up": gettext_noop("clock reached 7: {card} to the level zone, 6 cards to the waiting room; now level {level}"),

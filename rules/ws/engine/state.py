@@ -27,14 +27,13 @@ Decision kinds and their options:
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Generator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CardRecord
 from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
-from rules.engine.core import Deck, EventLog, gettext_noop
-from rules.engine.goldfish import GoldfishState
+from rules.engine.core import Deck, gettext_noop
+from rules.engine.goldfish import CodeNames, GoldfishState
 
 from .events import GAME
 
@@ -44,14 +43,6 @@ ENCORE_COST = 3
 SLOTS = ("front-left", "front-center", "front-right", "back-left", "back-right")
 FRONT = (0, 1, 2)
 STAND, REST, REVERSED = 0, 1, 2
-COUNTERS = (
-    "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
-    "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
-    "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
-    "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
-) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
-                                   "gate", "choice", "standby"))
-DEFAULT_OPTIONS: dict[str, Any] = {"first": "random", "dummy_climaxes": 8}
 
 DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_type="climax")
 DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
@@ -91,21 +82,21 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
 _INFO = DeckCache(_deck_info)
 
 
-class WSState(GoldfishState):
+class WSState(CodeNames, GoldfishState):
     """One goldfish game of Weiß Schwarz. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
-    COUNTERS = COUNTERS
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_climaxes": 8}
+    COUNTERS = (
+        "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
+        "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
+        "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
+        "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+    ) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
+                                       "gate", "choice", "standby"))
     PER_TURN = {"damage": "damage_dealt"}
-    RESULT_KIND = "game"
-    RESULT_UPPER = True
-    RESULT_MIN_TURN = 0
 
-    def __init__(self, deck: Deck, rng: random.Random, index: int = 0,
-                 options: Mapping[str, Any] | None = None, log: EventLog | None = None,
-                 setup: bool = True) -> None:
-        opts = {**DEFAULT_OPTIONS, **(options or {})}
-        super().__init__(rng, index, opts, log)
+    def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         info = _INFO.get(deck)
         self.names: dict[str, str] = info["names"]
         self.bonus: dict[str, tuple[int, int]] = info["bonus"]
@@ -115,15 +106,12 @@ class WSState(GoldfishState):
         if not 0 <= n_cx <= 50:
             raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
         # the player's zones
-        self.deck: list[CardRecord] = list(deck.main)
-        self.hand: list[CardRecord] = []
         self.clock: list[CardRecord] = []
         self.level: list[CardRecord] = []
         self.stock: list[CardRecord] = []
         self.waiting: list[CardRecord] = []
         self.memory: list[CardRecord] = []
         self.climax: CardRecord | None = None
-        self.resolving: list[CardRecord] = []  # trigger card / set-aside cards in transit
         self.stage: list[CardRecord | None] = [None] * 5
         self.stage_state: list[int] = [STAND] * 5
         self.entered: list[bool] = [False] * 5
@@ -143,16 +131,8 @@ class WSState(GoldfishState):
         self.pen_opp = 0
         self._aside: list[CardRecord] = []
         self._opp_active = False
-        if setup:
-            self.start()
 
     # -- helpers -------------------------------------------------------------------------------
-    def name(self, code: str) -> str:
-        return f"{code} {self.names.get(code, '')}".strip()
-
-    def card_label(self, card: CardRecord) -> str:
-        return self.name(card.code)
-
     def bonus_of(self, card: CardRecord) -> tuple[int, int]:
         b = self.bonus.get(card.code)
         return climax_bonus(card) if b is None else b
@@ -211,7 +191,8 @@ class WSState(GoldfishState):
                 "waiting": self.owaiting, "revealed": self.orevealed}
 
     # -- decks and refreshes -------------------------------------------------------------------
-    def _refresh_me(self) -> None:
+    def _refill(self) -> None:
+        """The player's refresh: the waiting room becomes the deck (1 refresh damage follows)."""
         if not self.waiting:
             self._end("loss", gettext_noop("refresh with an empty waiting room"))
         deck = self.waiting
@@ -235,15 +216,6 @@ class WSState(GoldfishState):
         if self.log is not None:
             self.say("opp", "refresh", "refresh", count=len(deck))
 
-    def _top(self) -> CardRecord:
-        """Take the top card of the player's deck (refreshing the moment it is empty)."""
-        card = self.deck.pop()
-        if not self.deck:
-            self.resolving.append(card)
-            self._refresh_me()
-            self.resolving.pop()
-        return card
-
     def _draw(self, n: int, why: str = "draw") -> None:
         deck = self.deck
         hand = self.hand
@@ -251,7 +223,7 @@ class WSState(GoldfishState):
             card = deck.pop()
             if not deck:
                 hand.append(card)
-                self._refresh_me()
+                self._refill()
                 deck = self.deck
             else:
                 hand.append(card)
