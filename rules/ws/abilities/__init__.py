@@ -27,8 +27,8 @@ from .text import normalise, split_abilities
 from .vocabulary import CONDITIONS, COSTS, EFFECTS, TRIGGERS, Kind
 
 __all__ = [
-    "CONDITIONS", "COSTS", "EFFECTS", "TRIGGERS", "Kind", "abilities_to_json", "compile_ability", "compile_text",
-    "compile_text_cached", "normalise", "split_abilities",
+    "CONDITIONS", "COSTS", "EFFECTS", "TRIGGERS", "Kind", "abilities_to_json", "clear_caches", "compile_ability",
+    "compile_ability_cached", "compile_text", "compile_text_cached", "normalise", "split_abilities",
 ]
 
 _PARSER = build_parser(ToSyntax())
@@ -63,9 +63,8 @@ def _truncated(text: str) -> tuple[str, str] | None:
     return head[:stop] + "。", text[stop + 1:]
 
 
-@lru_cache(maxsize=65536)
 def compile_ability(text: str, card_type: str = "character") -> Ability:
-    """One ability's (normalised) text → its compiled :class:`Ability` (cached by text).
+    """One ability's (normalised) text → its compiled :class:`Ability`.
 
     A text the source cut short (``...``) compiles up to the last whole clause and ends with a
     ``truncated`` effect holding the rest."""
@@ -91,8 +90,12 @@ def compile_ability(text: str, card_type: str = "character") -> Ability:
         return Ability(kind=_kind_guess(text, card_type), text=text, unrecognised=_phrase(text, exc.start, exc.end))
 
 
+compile_ability_cached = lru_cache(maxsize=65536)(compile_ability)
+compile_ability_cached.__doc__ = ":func:`compile_ability`, memoised by (text, card type)."
+
+
 def _compile_nested(text: str, card_type: str) -> tuple[Ability, ...]:
-    return tuple(compile_ability(t, card_type) for t in split_abilities(normalise(text)))
+    return tuple(compile_ability_cached(t, card_type) for t in split_abilities(normalise(text)))
 
 
 def _kind_guess(text: str, card_type: str) -> str:
@@ -116,7 +119,15 @@ def compile_text(text: str, card_type: str = "character") -> tuple[Ability, ...]
     return tuple(compile_ability(t, card_type) for t in split_abilities(normalise(text)))
 
 
-@lru_cache(maxsize=32768)
 def compile_text_cached(text: str, card_type: str = "character") -> tuple[Ability, ...]:
-    """:func:`compile_text`, memoised by (text, card type): reprints share their text."""
-    return compile_text(text, card_type)
+    """:func:`compile_text` with each ability memoised by (text, card type): reprints, and the many
+    cards sharing an ability (アンコール, 応援, the common climaxes), compile once."""
+    if is_vanilla_text(text):
+        return ()
+    card_type = (card_type or "character").lower()
+    return tuple(compile_ability_cached(t, card_type) for t in split_abilities(normalise(text)))
+
+
+def clear_caches() -> None:
+    """Forget every memoised ability (benchmarks start cold)."""
+    compile_ability_cached.cache_clear()

@@ -37,9 +37,9 @@ NUMBERED = ("ダメージ", "回", "つ", "番目", "色", "種類", "ターン"
 MARKERS = ("【自】", "【永】", "【起】", "【カウンター】", "●", "◆", "■")
 
 GRAMMAR = r"""
-%declare COUNT NUMBERED WORD VERB SURU CASE ENDING CONJ KEYWORD MARKER TAG NAME TRAIT GRANT REMINDER STOCK NUM SIGNED
+%declare NO CMP COUNT NUMBERED WORD VERB SURU CASE ENDING CONJ KEYWORD MARKER TAG NAME TRAIT GRANT REMINDER STOCK NUM SIGNED
 
-start: header piece* (tail REMINDER* | GRANT)?
+start: header piece* ((tail | GRANT) REMINDER*)?
 
 header: MARKER* TAG* keyword? cost?
 
@@ -48,7 +48,7 @@ keyword: KEYWORD                                  -> kw_plain
        | "助太刀" NUM WORD NUM                     -> kw_backup
        | "シフト" WORD NUM                         -> kw_shift
 
-cost: "[" STOCK? clause* "]"
+cost: "[" STOCK? (clause | "。")* "]"
 
 piece: sentence
      | REMINDER                                   -> reminder
@@ -66,7 +66,7 @@ clause: arg* pred
 
 !count: COUNT upto?
      | "好きな枚数" upto?                          -> count_any
-!upto: "まで" | "ずつ" | "以上" | "以下"
+!upto: "まで" | "ずつ" | CMP
 
 !pred: VERB ending? "、"?                           -> pred_verb
     | VERB may ending? "、"?                      -> pred_may
@@ -76,17 +76,9 @@ clause: arg* pred
     | np "なら" "、"?                              -> pred_copula
     | count "なら" "、"?                           -> pred_count
 
-np: item+
-!item: WORD                                        -> word
-    | NUMBERED                                    -> word
-    | "以上"                                      -> word
-    | "以下"                                      -> word
-    | "の" "、"?                                  -> of
-    | NAME                                        -> name
-    | TRAIT                                       -> trait
-    | GRANT                                       -> grant
-    | MARKER                                      -> marker
-    | number NUMBERED?                            -> num
+np: _np_item+
+_np_item: WORD | NUMBERED | CMP | NO | NAME | TRAIT | GRANT | MARKER | item
+!item: number NUMBERED?                            -> num
     | "×" number                                  -> times
     | "カード名に" NAME (WORD NAME)* "を含む"      -> name_contains
     | GRANT "を持つ"                              -> has_ability
@@ -100,6 +92,7 @@ np: item+
 # words of each declared class.
 CLASS_WORDS: dict[str, tuple[str, ...]] = {  # in order of precedence
     "NUMBERED": NUMBERED,
+    "CMP": ("以上", "以下"),
     "WORD": tuple(WORDS),
     "VERB": tuple(VERBS),
     "SURU": tuple(SURU),
@@ -182,8 +175,8 @@ class WsLexer(Lexer):
                 end = i + 2
                 while end < n and text[end].isdigit():
                     end += 1
-                # レベル+1以下: a number in a noun phrase, not a change
-                kind = "NUM" if text.startswith(("以下", "以上"), end) else "SIGNED"
+                # レベル+1以下, レベル+1に等しい: a number in a noun phrase, not a change
+                kind = "NUM" if text.startswith(("以下", "以上", "に等しい"), end) else "SIGNED"
             if not kind or end < 0:
                 kind = ""
                 for length in lengths.get(c, ()):
@@ -197,6 +190,10 @@ class WsLexer(Lexer):
                     end, kind = j + 1, "TAG"
             if not kind or end < 0:
                 raise UnexpectedCharacters(text, i, i + 1, 0, allowed=None)
+            if kind == "WORD" and end - i == 1 and c == "の":
+                kind = "NO"  # の (and の、 inside a noun phrase: 他のあなたの、《A》か《B》のキャラ)
+                if text[end:end + 1] == "、":
+                    end += 1
             value = text[i:end]
             prev = value
             yield Token(kind, value, start_pos=i, end_pos=end)

@@ -26,7 +26,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "イベント": "event", "マーカー": "marker", "マーカ-": "marker",
     },
     "zone": {
-        "手札": "hand", "控え室": "waiting_room", "控室": "waiting_room", "山札": "deck", "デッキ": "deck",
+        "手札": "hand", "控え室": "waiting_room", "控室": "waiting_room", "山札": "deck",
         "クロック": "clock", "ストック": "stock", "舞台": "stage", "前列": "front_row", "後列": "back_row",
         "レベル置場": "level", "思い出置場": "memory", "思い出": "memory", "クライマックス置場": "climax_zone",
         "クライマックス置き場": "climax_zone", "ストック置場": "stock", "クロック置場": "clock",
@@ -35,7 +35,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "position": {
         "上": "top", "下": "bottom", "一番上": "top", "1番上": "top", "1番下": "bottom", "正面": "opposite",
         "前": "front", "後ろ": "behind", "隣": "next_to", "中央": "center", "左": "left", "右": "right",
-        "好きな枠": "any_slot", "別々の枠": "separate_slots", "このカードがいた枠": "this_slot",
+        "好きな枠": "any_slot", "別々の枠": "separate_slots", "このカードがいた枠": "this_slot", "このカードがいる枠": "this_slot",
         "そのキャラがいた枠": "that_slot", "キャラのいない枠": "empty_slot", "いずれか": "any",
         "好きな順番": "any_order",
     },
@@ -66,7 +66,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "以上": "at_least", "以下": "at_most", "以外": "except", "同じ": "same", "トリガーチェック": "trigger_check",
         "トリガー": "trigger", "ルール": "rule", "アタック": "attack", "フロントアタック": "front_attack",
         "サイドアタック": "side_attack", "ダイレクトアタック": "direct_attack", "シャッフル": "shuffle",
-        "公開": "reveal", "プレイ": "play", "発動": "activate", "キャンセル": "cancel", "レベルアップ": "level_up",
+        "公開": "reveal", "プレイ": "play", "デッキ": "deck_list", "同じカード名": "same_name", "同じ名前": "same_name", "発動": "activate", "キャンセル": "cancel", "レベルアップ": "level_up",
         "回": "times", "X": "X", "×": "times_sign", "の": "of", "か": "or", "と": "and", "や": "and",
         "マーカーとして": "as_marker", "待@": "icon:standby", "行動": "action", "次の行動": "next_action", "防御キャラ": "defender",
         "減少": "decrease", "宣言": "declare", "元の順番": "original_order", "元": "original", "空いている枠": "empty_slot", "つ": "piece", "リフレッシュ": "refresh",
@@ -122,7 +122,7 @@ _GODAN = (
 )
 _ICHIDAN = (
     "加える", "見せる", "与える", "得る", "見る", "入れ替える", "受ける", "並べる", "分ける", "負ける",
-    "終える", "決める", "出る", "選べる", "入れる", "捨てる", "変える", "答える", "当てる",
+    "終える", "決める", "出る", "入れる", "選べる", "入れる", "捨てる", "変える", "答える", "当てる",
 )
 
 VERBS: dict[str, tuple[str, str]] = {}

@@ -139,6 +139,7 @@ class Ctx:
     then: str | None = None
     modifiers: dict[str, Any] = field(default_factory=dict)  # 【レスト】して置く...
     carry: tuple[Arg, ...] = ()  # arguments of a て-form clause, for the verb after it
+    sticky_cond: bool = False  # そうでないなら: the condition holds past the sentence
     effects: list[Effect] = field(default_factory=list)
     conditions: list[Effect] = field(default_factory=list)
     started: bool = False  # an effect was produced: a later なら conditions the effects after it
@@ -155,6 +156,8 @@ class Ctx:
             p.setdefault("if", self.cond)
         if self.then:
             p.setdefault("then", self.then)
+        if self.modifiers.get("at"):
+            p.setdefault("at", self.modifiers["at"])
         if self.actor != "you" and kind not in ("burn",):
             p.setdefault("player", self.actor)
         self.effects.append(Effect(kind, p))
@@ -364,17 +367,22 @@ def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Eff
             if c.pred.ending != "時か":
                 break
             continue
-        if _is_relative(c) and len(rest) > 1:
-            relatives.append(c)  # このカードの与えたダメージが…: a clause modifying the next noun
-            rest = rest[1:]
-            continue
         # a phase phrase leading the clause: あなたのアタックフェイズの始めに、…
-        if c.args and c.args[0].np is not None and c.args[0].case == "に":
+        if c.args and c.args[0].np is not None and c.args[0].case == "に" and not relatives:
             ph = phase(c.args[0].np)
             if ph is not None:
                 triggers.append(Effect("phase", ph))
-                rest[0] = (Clause(c.args[1:], c.pred, c.conj, c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end, c.end), s)
+                start = c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end
+                rest[0] = (Clause(c.args[1:], c.pred, c.conj, start, c.end), s)
                 break
+        if _is_relative(c) and len(rest) > 1 and rest[1][1] is s:
+            relatives.append(c)  # このカードの与えたダメージが…: a clause modifying the next noun
+            rest = rest[1:]
+            continue
+        if c.pred is not None and c.pred.kind == "suru" and c.pred.lemma == "プレイ" and c.pred.form == "pass_te":
+            relatives.append(c)  # このカードがプレイされて舞台に置かれた時
+            rest = rest[1:]
+            continue
         break
     if not triggers or relatives:
         return None, clauses
@@ -411,6 +419,8 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
                 params["next"] = True
         elif rp.kind == "verb" and rp.lemma == "受ける":
             params["to"] = agent.get("who", "you")
+            if set(agent) - {"who"}:
+                raise _fail(r, "trigger")
         elif rp.kind == "suru" and rp.lemma == "トリガー":
             params["triggered_by"] = "this"
         else:
@@ -418,7 +428,10 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
         for arg in r.args:
             if arg.case == "中" and arg.np is not None and duration(arg.np, "中") is None \
                     and not (arg.np.has("ref", "this_det") and arg.np.has("time", "turn")):
-                raise _fail(arg, "trigger")
+                whose = turn_condition(arg.np, "中")
+                if whose is None:
+                    raise _fail(arg, "trigger")
+                params["turn"] = whose
     if p.kind == "suru" and p.lemma == "キャンセル" and p.form in ("pass_past", "pass_neg_past"):
         params["cancelled"] = p.form == "pass_past"
         return Effect("damage_cancelled", params)
@@ -431,13 +444,28 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
     a = Args.of(c.args)
     subj_np = a.np("が") or a.np("は")
     subj = _target(subj_np) if subj_np is not None else {}
+    params: dict[str, Any] = {}
+    during = a.by_case.pop("中", None)
     if relatives:
         if subj.get("nouns") == ["damage"]:
             return _damage_trigger(c, subj, relatives)
-        raise _fail(relatives[0], "trigger")
-    params: dict[str, Any] = {}
+        first = relatives[0].pred
+        assert first is not None
+        if len(relatives) == 1 and first.kind == "suru" and first.lemma == "プレイ":
+            # このカードがプレイされて舞台に置かれた時: the subject is in the て-clause
+            params["by"] = "play"
+            c = Clause(relatives[0].args + c.args, c.pred, c.conj, relatives[0].start, c.end)
+            a = Args.of(c.args)
+            subj_np = a.np("が") or a.np("は")
+            subj = _target(subj_np) if subj_np is not None else {}
+        elif len(relatives) == 1 and first.lemma == "置く" and first.form == "pass_past" and during is not None \
+                and during.np is not None and during.np.text == "ターン":
+            # このカードが手札から舞台に置かれたターン中、…時
+            params["during"] = "turn_placed"
+            during = None
+        else:
+            raise _fail(relatives[0], "trigger")
     params.update(_who(subj))
-    during = a.by_case.pop("中", None)
     if during is not None and during.np is not None:
         t = turn_condition(during.np, "中")
         if t:
@@ -673,9 +701,18 @@ def _condition(c: Clause) -> Effect:
         state = _target(p.np).get("state")
         if subj is not None and state:
             return Effect("state", {**_who(subj), "state": state, **({"not": True} if p.form == "prog_neg" else {})})
-    if p.kind == "verb" and p.lemma in ("置く", "戻す") and p.form in ("pass_past", "past"):
-        return Effect("done", {"what": p.lemma})
+    if p.form in ("past", "pass_past") and (p.kind == "verb" and p.lemma in _DONE_VERBS
+                                            or p.kind == "suru" and p.np is not None):
+        what = p.lemma if p.kind == "verb" else _target(p.np).get("state") or p.lemma  # type: ignore[arg-type]
+        out: dict[str, Any] = {"what": what}
+        cnt = _count(a.count())
+        if cnt:
+            out.update({"count": cnt["count"], "cmp": cnt.get("cmp", ">=")})
+        return Effect("done", out)
     raise _fail(c, "condition")
+
+
+_DONE_VERBS = ("置く", "戻す", "加える", "引く", "選ぶ", "払う")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -688,7 +725,9 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
     for c, s in clauses:
         if s is not current:
             current = s
-            ctx.cond = None
+            if not ctx.sticky_cond:
+                ctx.cond = None
+            ctx.sticky_cond = False
             ctx.per = None
             ctx.duration = None
             ctx.modifiers = {}
@@ -701,7 +740,7 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
         if _is_x_definition(c):
             _define_x(c, ctx)
             continue
-        if c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count"):
+        if c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count") or _is_condition_chain(c, s):
             cond = _condition(_strip_leading(c, ctx))
             if ctx.started:
                 ctx.cond = cond.to_dict()
@@ -713,6 +752,16 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
         _effect_clause(c, ctx, compile_nested, pending_grants)
     if pending_grants:
         raise Unrecognised(pending_grants[0].start, pending_grants[0].end, "granted ability")
+
+
+def _is_condition_chain(c: Clause, s: Sentence) -> bool:
+    """前列にこのカードがいて、…なら / クロックの1番上にあり、…なら: a condition going on to another."""
+    p = c.pred
+    if p is None or p.kind != "verb" or p.lemma not in ("ある", "いる") or p.form not in ("cont", "te"):
+        return False
+    later = [x for x in s.clauses if x.start > c.start]
+    return any(x.pred is not None and (x.pred.ending in ("なら", "ならば") or x.pred.kind in ("copula", "count"))
+               for x in later)
 
 
 def _strip_leading(c: Clause, ctx: Ctx) -> Clause:
@@ -740,10 +789,17 @@ def _conjunction(c: Clause, ctx: Ctx) -> None:
     elif c.conj in ("その後", "さらに"):
         pass
     elif c.conj == "そうでないなら":
+        if ctx.cond is None and ctx.conditions and ctx.effects:
+            # …なら、A。そうでないなら、B: A and B both happen under opposite conditions
+            cond = ctx.conditions.pop().to_dict()
+            ctx.effects[:] = [e if "if" in e.params else Effect(e.kind, {**e.params, "if": cond})
+                              for e in ctx.effects]
+            ctx.cond = cond
         if ctx.cond is not None:
             ctx.cond = {"not": ctx.cond}
         else:
             raise _fail(c, "conjunction")
+        ctx.sticky_cond = True
     else:
         raise _fail(c, "conjunction")
 
@@ -827,6 +883,10 @@ def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tup
     if until is not None and until.np is not None and duration(until.np, "まで"):
         ctx.duration = duration(until.np, "まで")
         del a.by_case["まで"]
+    at = a.by_case.get("に")
+    if at is not None and at.np is not None and phase(at.np) is not None and ctx.started:
+        ctx.modifiers["at"] = phase(at.np)  # ターンの終わりに、このカードを思い出にする: a delayed effect
+        del a.by_case["に"]
     per = a.by_case.get("につき")
     if per is not None:
         ctx.per = _per_count(per, a) if per.count is not None else _per(per)
@@ -1089,6 +1149,13 @@ def _h_add(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
 
 
 def _h_choose(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    if c.pred is not None and c.pred.form in ("pass_neg", "pot_neg"):
+        # このカードは相手の効果に選ばれない
+        subj = a.np("は") or a.np("が")
+        by = a.np("に")
+        ctx.emit("restriction", {"what": "be_chosen", "target": _target(subj) if subj else {"ref": "this"},
+                                 **({"by": _target(by)} if by is not None else {})})
+        return
     obj = a.np("を")
     cnt = a.count()
     if obj is None:
@@ -1118,9 +1185,11 @@ def _h_look(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     if frm is None and cnt is None:
         ctx.source = {"zone": "deck", "mode": "search", "who": t.get("who", "you")}
         return
-    params = {"count": cnt.n if cnt else 1}
+    params: dict[str, Any] = {"count": cnt.n if cnt else 1}
     if cnt is not None and cnt.upto == "まで":
         params["upto"] = True
+    if t.get("who") == "opponent":
+        params["deck_of"] = "opponent"
     ctx.source = {"zone": "deck", "mode": "look", **params}
     ctx.selection = {"ref": "those", "zone": "deck"}
     ctx.emit("look", params, _optional(c.pred))  # type: ignore[arg-type]
@@ -1147,7 +1216,7 @@ def _h_give(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], t
         return
     if obj is None:
         raise _fail(c, "give")
-    target = _target(to) if to is not None else (ctx.selection or {"ref": "that"})
+    target = _target(to) if to is not None else (ctx.stat_target or ctx.selection or {"ref": "that"})
     _grant(c, obj, target, ctx, compile_nested, grants)
 
 
@@ -1235,19 +1304,30 @@ def _h_shuffle(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
 
 def _h_state(state: str) -> Handler:
     def handler(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
-        obj = _object(a, ctx)
-        if obj is None:
-            raise _fail(c, state)
         p = c.pred
         assert p is not None
+        obj = _object(a, ctx)
+        if obj is None and p.form in ("neg", "pass_neg", "pot_neg"):
+            obj = {"ref": "this"}
+        if obj is None:
+            raise _fail(c, state)
         if p.form == "te" and not p.may:
             # 【レスト】して置く: the state the next verb puts the card in; its arguments carry over
             ctx.modifiers["state"] = {"rest": "rested", "stand": "standing", "reverse": "reversed"}[state]
             ctx.carry = tuple(c.args)
             return
         if p.form in ("neg", "pass_neg", "pot_neg"):
-            ctx.emit("restriction", {"what": f"no_{state}" if p.form != "pass_neg" else f"not_{state}ed_by",
-                                     "target": obj})
+            # このカードはあなたのスタンドフェイズに【スタンド】しない / …の効果によって【リバース】されない
+            subj = a.np("は") or a.np("が")
+            params = {"what": state if p.form == "neg" else f"be_{state}d" if p.form == "pass_neg" else state,
+                      "target": _target(subj) if subj is not None else obj}
+            when = a.np("に")
+            if when is not None:
+                params["when"] = phase(when) or _target(when)
+            by = a.np("によって") or a.np("で")
+            if by is not None:
+                params["by"] = _target(by)
+            ctx.emit("restriction", params)
             return
         params = {"target": obj}
         for k in ("count", "upto"):
@@ -1387,7 +1467,40 @@ def _h_perform(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str]
     raise _fail(c, "perform")
 
 
+def _h_put_in(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    """このカードと同じカード名のカードは、デッキに好きな枚数(8枚まで)入れることができる."""
+    to = a.np("に")
+    subj = a.np("は")
+    cnt = a.count()
+    if to is None or "deck_list" not in _target(to).get("nouns", []) or cnt is None:
+        raise _fail(c, "put in")
+    ctx.emit("rule_change", {"what": "deck_limit", "count": cnt.n,
+                             "target": _target(subj) if subj is not None else {"ref": "this"}})
+
+
+def _h_use(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    """相手は『【自】アンコール』を使えない."""
+    p = c.pred
+    obj = a.np("を")
+    if p is None or p.form != "pot_neg" or obj is None:
+        raise _fail(c, "use")
+    what = _target(obj)
+    ctx.emit("restriction", {"what": "use", "ability": (what.get("abilities") or [what.get("marker")])[0],
+                             "player": ctx.actor})
+
+
+def _h_move_slot_or_restrict(c: Clause, a: Args, ctx: Ctx, *rest: Any) -> None:
+    p = c.pred
+    if p is not None and p.form in ("pot_neg", "neg", "pass_neg"):
+        subj = a.np("は") or a.np("が")
+        ctx.emit("restriction", {"what": "move", "target": _target(subj) if subj is not None else {"ref": "this"}})
+        return
+    _h_move_slot(c, a, ctx, *rest)
+
+
 _HANDLERS: dict[str, Handler] = {
+    "入れる": _h_put_in,
+    "使う": _h_use,
     "引く": _h_draw,
     "置く": _h_put,
     "おく": _h_put,
@@ -1408,7 +1521,7 @@ _HANDLERS: dict[str, Handler] = {
     "めくる": _h_flip,
     "払う": _h_pay,
     "入れ替える": _h_swap,
-    "動かす": _h_move_slot,
+    "動かす": _h_move_slot_or_restrict,
     "扱う": _h_treat,
     "行う": _h_perform,
     "サイドアタック": _h_restriction,

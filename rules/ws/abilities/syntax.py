@@ -122,6 +122,10 @@ class AbilitySyntax:
     pieces: tuple[Piece, ...] = field(default_factory=tuple)
 
 
+_OF = Item("of", "of", "の")
+_BRACKETED = {"NAME": "name", "TRAIT": "trait", "GRANT": "grant"}
+
+
 def _span(*parts: Any) -> tuple[int, int]:
     starts: list[int] = []
     ends: list[int] = []
@@ -144,26 +148,6 @@ class ToSyntax(Transformer):
     """Parse tree → syntax objects (run inside the LALR parser: no tree is built)."""
 
     # -- noun phrases ----------------------------------------------------------------------
-    def word(self, tok: Token) -> Item:
-        cls, value = WORDS.get(str(tok), ("word", str(tok)))
-        item = Item(cls, value, str(tok))
-        return _Positioned(item, tok.start_pos or 0, tok.end_pos or 0)
-
-    def of(self, tok: Token, comma: Token | None = None) -> Item:
-        return _Positioned(Item("of", "of", "の"), tok.start_pos or 0, (comma or tok).end_pos or 0)
-
-    def name(self, tok: Token) -> Item:
-        return _Positioned(Item("name", str(tok)[1:-1], str(tok)), tok.start_pos or 0, tok.end_pos or 0)
-
-    def trait(self, tok: Token) -> Item:
-        return _Positioned(Item("trait", str(tok)[1:-1], str(tok)), tok.start_pos or 0, tok.end_pos or 0)
-
-    def grant(self, tok: Token) -> Item:
-        return _Positioned(Item("grant", str(tok)[1:-1], str(tok)), tok.start_pos or 0, tok.end_pos or 0)
-
-    def marker(self, tok: Token) -> Item:
-        return _Positioned(Item("marker", str(tok), str(tok)), tok.start_pos or 0, tok.end_pos or 0)
-
     def number(self, tok: Token) -> Token:
         return tok
 
@@ -186,8 +170,27 @@ class ToSyntax(Transformer):
     def has_trait(self, tok: Token, _: Token) -> Item:
         return _Positioned(Item("has_trait", str(tok)[1:-1], str(tok) + "を持つ"), tok.start_pos or 0, _.end_pos or 0)
 
-    def np(self, *items: _Positioned) -> NP:
-        return NP(tuple(i.item for i in items), items[0].start, items[-1].end)
+    def np(self, *parts: Token | _Positioned) -> NP:
+        items: list[Item] = []
+        for p in parts:
+            if isinstance(p, _Positioned):
+                items.append(p.item)
+                continue
+            kind = p.type
+            text = str(p)
+            if kind == "NO":
+                items.append(_OF)
+            elif kind in _BRACKETED:
+                items.append(Item(_BRACKETED[kind], text[1:-1], text))
+            elif kind == "MARKER":
+                items.append(Item("marker", text, text))
+            else:  # WORD, NUMBERED, CMP
+                cls, value = WORDS.get(text, ("word", text))
+                items.append(Item(cls, value, text))
+        first, last = parts[0], parts[-1]
+        start = first.start if isinstance(first, _Positioned) else first.start_pos or 0
+        end = last.end if isinstance(last, _Positioned) else last.end_pos or 0
+        return NP(tuple(items), start, end)
 
     # -- counts and arguments --------------------------------------------------------------
     def count(self, tok: Token, upto: Token | None = None) -> Count:
