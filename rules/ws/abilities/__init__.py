@@ -87,7 +87,8 @@ def compile_ability(text: str, card_type: str = "character") -> Ability:
     try:
         return interpret(syntax, card_type, text, _compile_nested)
     except Unrecognised as exc:
-        return Ability(kind=_kind_guess(text, card_type), text=text, unrecognised=_phrase(text, exc.start, exc.end))
+        phrase = exc.phrase or _phrase(text, exc.start, exc.end)
+        return Ability(kind=_kind_guess(text, card_type), text=text, unrecognised=phrase)
 
 
 compile_ability_cached = lru_cache(maxsize=65536)(compile_ability)

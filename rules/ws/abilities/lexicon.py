@@ -35,7 +35,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "position": {
         "上": "top", "下": "bottom", "一番上": "top", "1番上": "top", "1番下": "bottom", "正面": "opposite",
         "前": "front", "後ろ": "behind", "隣": "next_to", "中央": "center", "左": "left", "右": "right",
-        "好きな枠": "any_slot", "別々の枠": "separate_slots", "このカードがいた枠": "this_slot", "このカードがいる枠": "this_slot",
+        "好きな枠": "any_slot", "別々の枠": "separate_slots", "このカードがいた枠": "this_slot", "このカードがいる枠": "this_slot", "そのカードがいた枠": "that_slot",
         "そのキャラがいた枠": "that_slot", "キャラのいない枠": "empty_slot", "いずれか": "any",
         "好きな順番": "any_order",
     },
@@ -66,10 +66,10 @@ _CLASSES: dict[str, dict[str, str]] = {
         "以上": "at_least", "以下": "at_most", "以外": "except", "同じ": "same", "トリガーチェック": "trigger_check",
         "トリガー": "trigger", "ルール": "rule", "アタック": "attack", "フロントアタック": "front_attack",
         "サイドアタック": "side_attack", "ダイレクトアタック": "direct_attack", "シャッフル": "shuffle",
-        "公開": "reveal", "プレイ": "play", "デッキ": "deck_list", "同じカード名": "same_name", "同じ名前": "same_name", "発動": "activate", "キャンセル": "cancel", "レベルアップ": "level_up",
+        "公開": "reveal", "プレイ": "play", "リフレッシュ": "refresh", "デッキ": "deck_list", "同じカード名": "same_name", "同じ名前": "same_name", "発動": "activate", "キャンセル": "cancel", "レベルアップ": "level_up",
         "回": "times", "X": "X", "×": "times_sign", "の": "of", "か": "or", "と": "and", "や": "and",
-        "マーカーとして": "as_marker", "待@": "icon:standby", "行動": "action", "次の行動": "next_action", "防御キャラ": "defender",
-        "減少": "decrease", "宣言": "declare", "元の順番": "original_order", "元": "original", "空いている枠": "empty_slot", "つ": "piece", "リフレッシュ": "refresh",
+        "待@": "icon:standby", "行動": "action", "次の行動": "next_action", "防御キャラ": "defender",
+        "減少": "decrease", "宣言": "declare", "元の順番": "original_order", "元": "original", "空いている枠": "empty_slot", "つ": "piece",
     },
 }
 
@@ -118,7 +118,7 @@ def _ichidan(lemma: str) -> dict[str, str]:
 _GODAN = (
     "置く", "引く", "戻す", "選ぶ", "含む", "払う", "使う", "持つ", "動かす", "扱う", "行う", "めくる",
     "戻る", "残る", "出す", "減らす", "失う", "移す", "並べる", "分ける", "返す", "勝つ", "負ける", "除く",
-    "進む", "おく", "残す", "下回る", "上回る", "終わる", "付く", "揃う", "異なる", "集める",
+    "進む", "おく", "残す", "支払う", "下回る", "上回る", "終わる", "付く", "揃う", "異なる", "集める",
 )
 _ICHIDAN = (
     "加える", "見せる", "与える", "得る", "見る", "入れ替える", "受ける", "並べる", "分ける", "負ける",
@@ -152,4 +152,5 @@ SURU: dict[str, str] = {
     "していない": "prog_neg", "された": "pass_past", "される": "pass", "されて": "pass_te",
     "されない": "pass_neg", "されている": "pass_prog", "させる": "caus", "できない": "pot_neg",
     "できる": "pot", "でき": "pot_cont", "しなかった": "neg_past", "せず": "neg_cont", "しても": "te_even",
+    "されなかった": "pass_neg_past", "されず": "pass_neg_cont", "できず": "pot_neg_cont",
 }

@@ -36,12 +36,14 @@ from .targets import Unplaced, describe, duration, phase, turn_condition
 
 
 class Unrecognised(Exception):
-    """A phrase the semantic pass cannot read: its span in the ability text."""
+    """A phrase the semantic pass cannot read: its span in the ability text (or, for a granted
+    ability, the phrase of that ability)."""
 
-    def __init__(self, start: int, end: int, why: str = "") -> None:
+    def __init__(self, start: int, end: int, why: str = "", phrase: str | None = None) -> None:
         super().__init__(why)
         self.start = start
         self.end = end
+        self.phrase = phrase
 
 
 KIND_BY_MARKER = {"【自】": "auto", "【永】": "continuous", "【起】": "activated", "【カウンター】": "counter",
@@ -92,12 +94,41 @@ def _target(np: NP) -> dict[str, Any]:
 
 
 @dataclass
-class Args:
-    """A clause's arguments by case particle (the last of each kind), counts and bare phrases."""
+class _Used(dict):  # type: ignore[type-arg]
+    """A dict that remembers which keys were read (get / [] / pop)."""
 
-    by_case: dict[str, Arg] = field(default_factory=dict)
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: set[str] = set()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        self.read.add(key)
+        return super().pop(key, *default)
+
+    def __delitem__(self, key: Any) -> None:
+        self.read.add(key)
+        super().__delitem__(key)
+
+
+@dataclass
+class Args:
+    """A clause's arguments by case particle, counts and bare phrases. A handler must read every
+    argument it is given: :meth:`unread` lists the ones it left (the clause then fails)."""
+
+    by_case: _Used = field(default_factory=_Used)
     bare: list[Arg] = field(default_factory=list)
     counts: list[Arg] = field(default_factory=list)
+    extra: list[Arg] = field(default_factory=list)  # a second argument with the same particle
+    counts_read: bool = False
+    bare_ok: bool = False
 
     @classmethod
     def of(cls, args: tuple[Arg, ...]) -> Args:
@@ -106,13 +137,15 @@ class Args:
             if a.count is not None and a.case == "を" and i and args[i - 1].case is None and args[i - 1].np is not None \
                     and "を" not in out.by_case and args[i - 1] in out.bare:
                 out.bare.remove(args[i - 1])  # 自分のキャラ1枚を選び: the phrase before the count is the object
-                out.by_case["を"] = args[i - 1]
+                dict.__setitem__(out.by_case, "を", args[i - 1])
             if a.count is not None and a.case in (None, "を", "まで"):
                 out.counts.append(a)
             elif a.case is None:
                 out.bare.append(a)
+            elif a.case in out.by_case:
+                out.extra.append(a)
             else:
-                out.by_case.setdefault(a.case, a)
+                dict.__setitem__(out.by_case, a.case, a)
         return out
 
     def np(self, case: str) -> NP | None:
@@ -120,7 +153,24 @@ class Args:
         return a.np if a is not None else None
 
     def count(self) -> Count | None:
+        self.counts_read = True
         return self.counts[0].count if self.counts else None
+
+    def consume_all(self) -> None:
+        self.by_case.read.update(self.by_case)
+        self.extra.clear()
+        self.bare_ok = self.counts_read = True
+
+    def unread(self) -> list[Arg]:
+        left = [a for k, a in self.by_case.items() if k not in self.by_case.read]
+        left += self.extra
+        if not self.bare_ok:
+            left += self.bare
+        if not self.counts_read:
+            left += self.counts
+        elif len(self.counts) > 1:
+            left += self.counts[1:]
+        return left
 
 
 @dataclass
@@ -140,6 +190,7 @@ class Ctx:
     modifiers: dict[str, Any] = field(default_factory=dict)  # 【レスト】して置く...
     carry: tuple[Arg, ...] = ()  # arguments of a て-form clause, for the verb after it
     sticky_cond: bool = False  # そうでないなら: the condition holds past the sentence
+    actor_here: bool = False  # the clause names its actor (あなたは / 相手は)
     effects: list[Effect] = field(default_factory=list)
     conditions: list[Effect] = field(default_factory=list)
     started: bool = False  # an effect was produced: a later なら conditions the effects after it
@@ -446,9 +497,17 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
     subj = _target(subj_np) if subj_np is not None else {}
     params: dict[str, Any] = {}
     during = a.by_case.pop("中", None)
+    if relatives and during is not None and during.np is not None and during.np.text == "ターン":
+        placed = relatives[0].pred
+        if placed is not None and placed.lemma == "置く" and placed.form == "pass_past":
+            # このカードが手札から舞台に置かれたターン中、…時
+            params["during"] = "turn_placed"
+            relatives = relatives[1:]
+            during = None
     if relatives:
         if subj.get("nouns") == ["damage"]:
-            return _damage_trigger(c, subj, relatives)
+            out = _damage_trigger(c, subj, relatives)
+            return Effect(out.kind, {**params, **out.params})
         first = relatives[0].pred
         assert first is not None
         if len(relatives) == 1 and first.kind == "suru" and first.lemma == "プレイ":
@@ -458,11 +517,6 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
             a = Args.of(c.args)
             subj_np = a.np("が") or a.np("は")
             subj = _target(subj_np) if subj_np is not None else {}
-        elif len(relatives) == 1 and first.lemma == "置く" and first.form == "pass_past" and during is not None \
-                and during.np is not None and during.np.text == "ターン":
-            # このカードが手札から舞台に置かれたターン中、…時
-            params["during"] = "turn_placed"
-            during = None
         else:
             raise _fail(relatives[0], "trigger")
     params.update(_who(subj))
@@ -532,6 +586,10 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
             return Effect("reversed", params)
         if nouns == ["level_up"] and form == "past":
             return Effect("level_up", params)
+        if state in ("rest", "stand") and form in ("past", "pass_past"):
+            return Effect("state_changed", {**params, "state": {"rest": "rested", "stand": "standing"}[state]})
+        if nouns == ["refresh"] and form == "past":
+            return Effect("refresh", params)
         if nouns == ["trigger"] and form == "past":
             return Effect("triggered", params)
         if nouns == ["cancel"] and form in ("pass_past", "pass_neg_past"):
@@ -686,6 +744,10 @@ def _condition(c: Clause) -> Effect:
         if attr and set(value) == {"attr"} and value["attr"] == attr:
             raise _fail(c, "condition")
         raise _fail(c, "condition")
+    if p.kind == "verb" and p.lemma == "だ" and a.bare and a.bare[-1].np is not None and subj is not None:
+        value = _target(a.bare[-1].np)  # そのカードが《音楽》のキャラでないなら
+        a.bare.pop()
+        return Effect("card_is", {"target": subj, "is": value, **({"not": True} if p.form == "neg" else {})})
     if p.kind == "verb" and p.lemma in ("高い", "低い", "多い", "少ない") and p.form == "end":
         than = a.np("より")
         if subj is None or than is None:
@@ -863,8 +925,18 @@ def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tup
     if ctx.carry:
         c = Clause(ctx.carry + c.args, c.pred, c.conj, min(ctx.carry[0].start, c.start), c.end)
         ctx.carry = ()
+    if ctx.started:  # ターンの終わりに、このカードを思い出にする: a delayed effect
+        for arg in c.args:
+            if arg.case == "に" and arg.np is not None and phase(arg.np) is not None:
+                ctx.modifiers["at"] = phase(arg.np)
+                c = Clause(tuple(x for x in c.args if x is not arg), c.pred, c.conj, c.start, c.end)
+                break
     a = Args.of(c.args)
     # scene-setting phrases
+    for arg in list(a.bare):
+        if arg.np is not None and duration(arg.np, None):
+            ctx.duration = duration(arg.np, None)  # このカードのバトル中、
+            a.bare.remove(arg)
     for arg in c.args:
         if arg.case != "中" or arg.np is None:
             continue
@@ -883,27 +955,29 @@ def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tup
     if until is not None and until.np is not None and duration(until.np, "まで"):
         ctx.duration = duration(until.np, "まで")
         del a.by_case["まで"]
-    at = a.by_case.get("に")
-    if at is not None and at.np is not None and phase(at.np) is not None and ctx.started:
-        ctx.modifiers["at"] = phase(at.np)  # ターンの終わりに、このカードを思い出にする: a delayed effect
-        del a.by_case["に"]
     per = a.by_case.get("につき")
     if per is not None:
         ctx.per = _per_count(per, a) if per.count is not None else _per(per)
         del a.by_case["につき"]
     actor = a.np("は")
+    ctx.actor_here = False
     if actor is not None:
         at = _target(actor)
         if at.get("who") in ("you", "opponent", "both") and set(at) <= {"who", "all", "player"}:
             ctx.actor = at["who"] if not at.get("all") else "both"
+            ctx.actor_here = True
             del a.by_case["は"]
         elif at.get("player") and set(at) <= {"player", "all"}:
             ctx.actor = "both"
+            ctx.actor_here = True
             del a.by_case["は"]
     handler = _HANDLERS.get(_handler_key(p))
     if handler is None:
         raise _fail(c, "effect")
     handler(c, a, ctx, compile_nested, grants)
+    left = a.unread()
+    if left:
+        raise _fail(left[0], "argument not read")
 
 
 def _handler_key(p: Pred) -> str:
@@ -1119,14 +1193,37 @@ def _h_put(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
         raise _fail(c, "where")
     dest = _dest(dest_np)
     for arg in a.bare:
-        if arg.np is not None and _target(arg.np).get("nouns") in (["as_marker"],):
+        t = _target(arg.np) if arg.np is not None else {}
+        if t.get("nouns") == ["as_marker"]:
             dest["as_marker"] = True
-        elif arg.np is not None and _target(arg.np).get("state") in ("face_down", "face_up", "rested", "rest"):
-            ctx.modifiers["state"] = _target(arg.np)["state"]
-        elif arg.np is not None and _target(arg.np).get("position") == "any_order":
-            pass
+        elif t.get("state") in ("face_down", "face_up") and set(t) == {"state"}:
+            dest["face"] = t["state"]
         else:
             raise _fail(arg, "put")
+    a.bare_ok = True
+    for arg in list(a.extra):  # このカードの下にマーカーとして裏向きに置く
+        t = _target(arg.np) if arg.np is not None else {}
+        if arg.case == "に" and t.get("state") in ("face_down", "face_up") and set(t) == {"state"}:
+            dest["face"] = t["state"]
+            a.extra.remove(arg)
+    order = a.np("で")
+    if order is not None:  # 好きな順番で / 元の順番で
+        ot = _target(order)
+        if ot.get("position") == "any_order" or ot.get("nouns") == ["original_order"]:
+            dest["order"] = "any" if ot.get("position") == "any_order" else "original"
+        elif ot.get("state") in ("face_down", "face_up") and set(ot) == {"state"}:
+            dest["face"] = ot["state"]
+        else:
+            raise _fail(c, "put")
+    as_ = a.np("として")
+    if as_ is not None:  # 防御キャラとして置く / マーカーとして置く
+        at = _target(as_)
+        if at.get("nouns") == ["defender"]:
+            dest["as"] = "defender"
+        elif at == {"kind": "marker"}:
+            dest["as_marker"] = True
+        else:
+            raise _fail(c, "put")
     _move(c, a, ctx, dest, _optional(c.pred))  # type: ignore[arg-type]
 
 
@@ -1161,6 +1258,12 @@ def _h_choose(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     if obj is None:
         raise _fail(c, "choose")
     t = _target(obj)
+    frm = a.np("から")
+    if frm is not None:  # 自分のクロックを上から1枚選び
+        ft = _target(frm)
+        if set(ft) - {"position"}:
+            raise _fail(c, "choose")
+        t.update(ft)
     if cnt is not None:
         t.update(_count(cnt))
     if ctx.source is not None and ctx.source.get("mode") in ("search", "look") and not t.get("zone") \
@@ -1250,7 +1353,7 @@ def _grant(c: Clause, obj: NP, target: dict[str, Any], ctx: Ctx,
         compiled = compile_nested(t, "character")
         for ab in compiled:
             if ab.unrecognised is not None:
-                raise Unrecognised(c.start, c.end, f"granted: {ab.unrecognised}")
+                raise Unrecognised(c.start, c.end, "granted ability", phrase=ab.unrecognised)
             abilities.append(ab.to_dict())
     ctx.emit("grant_ability", {"abilities": abilities, "target": target})
 
@@ -1315,6 +1418,7 @@ def _h_state(state: str) -> Handler:
             # 【レスト】して置く: the state the next verb puts the card in; its arguments carry over
             ctx.modifiers["state"] = {"rest": "rested", "stand": "standing", "reverse": "reversed"}[state]
             ctx.carry = tuple(c.args)
+            a.consume_all()  # read by the verb after it
             return
         if p.form in ("neg", "pass_neg", "pot_neg"):
             # このカードはあなたのスタンドフェイズに【スタンド】しない / …の効果によって【リバース】されない
@@ -1414,7 +1518,6 @@ def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     p = c.pred
     assert p is not None
     subj_np = a.np("は") or a.np("が")
-    target = _target(subj_np) if subj_np is not None else {"ref": "this"}
     if p.np is None:
         raise _fail(c, "restriction")
     what = _target(p.np).get("nouns", [])
@@ -1422,8 +1525,15 @@ def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
         raise _fail(c, "restriction")
     if not what:
         raise _fail(c, "restriction")
+    params: dict[str, Any] = {"what": what[-1] if p.form != "pass_neg" else f"be_{what[-1]}ed"}
+    if subj_np is not None:
+        params["target"] = _target(subj_np)
+    elif not ctx.actor_here:
+        params["target"] = {"ref": "this"}
+    obj = a.np("を")
+    if obj is not None:  # 相手はイベントを手札からプレイできない
+        params["cards"] = _target(obj)
     frm = a.np("から")
-    params: dict[str, Any] = {"what": what[-1] if p.form != "pass_neg" else f"not_{what[-1]}ed", "target": target}
     if frm is not None:
         params["from"] = _target(frm).get("zone")
     ctx.emit("restriction", params)

@@ -242,6 +242,8 @@ def duration(np: NP, case: str | None) -> str | None:
         return "turn"
     if words == ["that", "battle"] and case == "中":
         return "battle"
+    if words == ["this", "battle"] and case == "中" or words == ["this", "battling"] and case is None:
+        return "this_battle"  # このカードのバトル中
     if case == "まで" and times[-1:] == ["end"] and "turn" in times:
         who = np.values("player")
         nxt = np.has("ref", "next")
@@ -251,6 +253,8 @@ def duration(np: NP, case: str | None) -> str | None:
             return "until_end_of_your_next_turn"
         if words == ["that", "turn", "end"] or words == ["turn", "end"]:
             return "turn"
+    if case == "まで" and words == ["that", "turn", "next", "turn", "end"]:
+        return "until_end_of_next_turn"  # そのターンの次のターンの終わりまで
     return None
 
 

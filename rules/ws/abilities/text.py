@@ -99,8 +99,8 @@ def split_abilities(text: str) -> list[str]:
         line = _balance(line.strip())
         if not line:
             continue
-        if pieces and line.startswith("(") and line.endswith(")"):
-            pieces[-1] += line  # a reminder on its own line (HOTC)
+        if pieces and not _MARKER.match(line):
+            pieces[-1] += line  # a reminder, Xは…, ●… on a line of its own (HOTC): the ability goes on
             continue
         depth = 0
         start = 0
