@@ -3,7 +3,7 @@
     .venv/bin/python bench/goldfish.py                 # every registered engine, every sample deck
     .venv/bin/python bench/goldfish.py --games 5000 --repeat 5 --game ws
 
-For each game with an engine module (``rules/engine/<game>.py``) and each sample deck
+For each game with an engine package (``rules/<game>/engine/``) and each sample deck
 ``fixtures/decks/<game>-*.txt`` (cards from ``fixtures/cards/<game>.json``, no database), prints:
 
 - games/s: goldfish games per CPU-second of this one process (``time.process_time``, best of
@@ -14,7 +14,7 @@ For each game with an engine module (``rules/engine/<game>.py``) and each sample
 - ratio: engine time / shuffle-floor time.
 
 Engines are found through ``rules.engine.core.get_engine``, so a new game's engine is measured as
-soon as its module and its sample decks exist.
+soon as its package and its sample decks exist.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             engine = get_engine(game)
         except KeyError:
-            print(f"{game:<10} no engine module yet", file=sys.stderr)
+            print(f"{game:<10} no engine package yet", file=sys.stderr)
             continue
         decks, records = load_fixture_decks(game)
         if not decks:

@@ -5,7 +5,7 @@
     python manage.py goldfish --game ws --deck my.txt --seed 1 --log 17      # one game's event log
     python manage.py goldfish --game ws --deck Da_Capo.txt --games 1000     # CODE RARITY lines work too
 
-Works for every game with a registered engine (``rules.engine.<game>``). The deck file is read by
+Works for every game with a registered engine (``rules.<game>.engine``). The deck file is read by
 ``decks.reader.read_deck`` and its codes resolved through the catalog selectors
 (``card_records_by_codes``); the engine's catalog-derived options (if any) are computed from every
 card of the game (``catalog_card_records``) and overridden by ``--option``.

@@ -293,28 +293,10 @@ class LyceeState(GoldfishState):
             self.say("me", "turn", "turn", turn=turn)
         # taxes, before the start phase
         no_wakeup: set[int] = set()
-        for slot in ALL_SLOTS:
-            c = field[slot]
-            if c is None or not c.info.taxes:
-                continue
-            for kind in c.info.taxes:  # tax trash first
-                if field[slot] is None:  # it left: tax trash not paid
-                    break
-                self.taxing = (slot, kind)
-                choice = yield "tax"
-                self.taxing = (-1, "")
-                if choice[0] == "pay":
-                    cost = c.card.keyword_costs.get(kind) or {}
-                    paid = self._pay(self.payment_for(cost) or ())
-                    self.counters["taxes_paid"] += 1
-                    if log is not None:
-                        self.say("me", "tax", "tax_paid", tax=kind, card=c.card.name, cards=", ".join(p.name for p in paid))
-                elif kind == "tax_trash":
-                    self._leave(slot, "tax trash not paid")
-                else:
-                    no_wakeup.add(slot)
-                    if log is not None:
-                        self.say("me", "tax", "no_wakeup", card=c.card.name)
+        for c in field:
+            if c is not None and c.info.taxes:
+                no_wakeup = yield from self._taxes()
+                break
         # start: wake up, draw
         for s, c in enumerate(field):
             if c is not None:
@@ -358,6 +340,36 @@ class LyceeState(GoldfishState):
         for s, c in enumerate(field):
             if c is not None:
                 self._recompute(c, s)
+
+    def _taxes(self) -> Generator[str, tuple, set[int]]:
+        """Tax trash / Tax wakeup of my characters, slot by slot (decision ``tax``: pay or not).
+        Returns the slots whose character does not wake up this turn."""
+        field = self.field
+        log = self.log
+        no_wakeup: set[int] = set()
+        for slot in ALL_SLOTS:
+            c = field[slot]
+            if c is None or not c.info.taxes:
+                continue
+            for kind in c.info.taxes:  # tax trash first
+                if field[slot] is None:  # it left: tax trash not paid
+                    break
+                self.taxing = (slot, kind)
+                choice = yield "tax"
+                self.taxing = (-1, "")
+                if choice[0] == "pay":
+                    cost = c.card.keyword_costs.get(kind) or {}
+                    paid = self._pay(self.payment_for(cost) or ())
+                    self.counters["taxes_paid"] += 1
+                    if log is not None:
+                        self.say("me", "tax", "tax_paid", tax=kind, card=c.card.name, cards=", ".join(p.name for p in paid))
+                elif kind == "tax_trash":
+                    self._leave(slot, "tax trash not paid")
+                else:
+                    no_wakeup.add(slot)
+                    if log is not None:
+                        self.say("me", "tax", "no_wakeup", card=c.card.name)
+        return no_wakeup
 
     def _note_playable(self, turn: int) -> None:
         """Record the first turn each hand card could be played (a target exists, the rest of

@@ -297,60 +297,74 @@ class PhantasmaState(GoldfishState):
                 break
             if verb == "attack":
                 self._attack(choice[1], choice[2])
-            elif verb == "battle":
-                card = take(self.hand, choice[1])
-                self.battle.append([card, False])
-                if log is not None:
-                    self.say("me", "battle", "battle_card", card=card.name, attr=card.attack_attribute,
-                             attr2=card.defense_attribute)
-            elif verb == "drop_battle":
-                card = self.battle.pop(choice[1])[0]
-                self.junk.append(card)
-                if log is not None:
-                    self.say("me", "battle", "drop_battle", card=card.name)
-            elif verb == "deploy":
-                card = next(c for c in self.hand if c.code == choice[1])
-                paid = self._pay(card, choice[2])
-                c = Char(card)
-                self.vanguards.append(c)
-                self.counters["deployed"] += 1
-                if log is not None:
-                    self.say("me", "deploy", "deploy", card=card.name, mhp=c.mhp, paid=paid)
-            elif verb == "item":
-                card = next(c for c in self.hand if c.code == choice[1])
-                paid = self._pay(card, choice[3])
-                target = choice[2]
-                holder = self.dummy if target < 0 else self.char(target)
-                holder.equip(card)
-                self.counters["items"] += 1
-                if log is not None:
-                    self.say("me", "item", "item", card=card.name, target=self._name(target), paid=paid)
-                for e in card.effects:
-                    if e.get("kind") == "heal" and target >= 0:
-                        heal(holder, e)
-            elif verb == "event":
-                card = next(c for c in self.hand if c.code == choice[1])
-                paid = self._pay(card, choice[3])
-                self.junk.append(card)
-                self.counters["events"] += 1
-                if log is not None:
-                    self.say("me", "event", "event" if modelled_effects(card) else "event_unmodelled", card=card.name,
-                             target=self._name(choice[2]), paid=paid)
-                self._resolve(card, choice[2])
-            elif verb == "ex":
-                card = next(c for c in self.ex_area if c.code == choice[1])
-                self.ex_used = True
-                self.counters["ex_skill_used"] += 1
-                if log is not None:
-                    self.say("me", "ex", "ex" if modelled_effects(card) else "ex_unmodelled", card=card.name,
-                             target=self._name(choice[2]), cost=self.ace.card.cost, condition=card.ex_condition)
-                self._resolve(card, choice[2])
+            elif verb == "battle" or verb == "drop_battle":
+                self._battle_row(verb, choice[1])
+            else:
+                self._play(choice)
         # 3. end: hand limit, modifiers vanish
         if len(self.hand) > HAND_LIMIT:
             yield from self._hand_limit(HAND_LIMIT, self.junk)
         for c in self.chars():
             c.atk_mod = c.def_mod = 0
         self.dummy.atk_mod = self.dummy.def_mod = 0
+
+    def _battle_row(self, verb: str, arg: Any) -> None:
+        """Place a battle card from the hand (``battle``, a code) or discard one of the row
+        (``drop_battle``, its index)."""
+        log = self.log
+        if verb == "battle":
+            card = take(self.hand, arg)
+            self.battle.append([card, False])
+            if log is not None:
+                self.say("me", "battle", "battle_card", card=card.name, attr=card.attack_attribute,
+                         attr2=card.defense_attribute)
+        elif verb == "drop_battle":
+            card = self.battle.pop(arg)[0]
+            self.junk.append(card)
+            if log is not None:
+                self.say("me", "battle", "drop_battle", card=card.name)
+
+    def _play(self, choice: tuple) -> None:
+        """Deploy a character, equip an item, play an event (each paid as chosen) or use the EX skill."""
+        verb = choice[0]
+        log = self.log
+        if verb == "deploy":
+            card = next(c for c in self.hand if c.code == choice[1])
+            paid = self._pay(card, choice[2])
+            c = Char(card)
+            self.vanguards.append(c)
+            self.counters["deployed"] += 1
+            if log is not None:
+                self.say("me", "deploy", "deploy", card=card.name, mhp=c.mhp, paid=paid)
+        elif verb == "item":
+            card = next(c for c in self.hand if c.code == choice[1])
+            paid = self._pay(card, choice[3])
+            target = choice[2]
+            holder = self.dummy if target < 0 else self.char(target)
+            holder.equip(card)
+            self.counters["items"] += 1
+            if log is not None:
+                self.say("me", "item", "item", card=card.name, target=self._name(target), paid=paid)
+            for e in card.effects:
+                if e.get("kind") == "heal" and target >= 0:
+                    heal(holder, e)
+        elif verb == "event":
+            card = next(c for c in self.hand if c.code == choice[1])
+            paid = self._pay(card, choice[3])
+            self.junk.append(card)
+            self.counters["events"] += 1
+            if log is not None:
+                self.say("me", "event", "event" if modelled_effects(card) else "event_unmodelled", card=card.name,
+                         target=self._name(choice[2]), paid=paid)
+            self._resolve(card, choice[2])
+        elif verb == "ex":
+            card = next(c for c in self.ex_area if c.code == choice[1])
+            self.ex_used = True
+            self.counters["ex_skill_used"] += 1
+            if log is not None:
+                self.say("me", "ex", "ex" if modelled_effects(card) else "ex_unmodelled", card=card.name,
+                         target=self._name(choice[2]), cost=self.ace.card.cost, condition=card.ex_condition)
+            self._resolve(card, choice[2])
 
     def _note_playable(self, turn: int) -> None:
         """Record the first turn each hand card could be played (room or no same number on my
