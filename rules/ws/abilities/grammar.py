@@ -37,9 +37,9 @@ NUMBERED = ("ダメージ", "回", "つ", "番目", "色", "種類", "ターン"
 MARKERS = ("【自】", "【永】", "【起】", "【カウンター】", "●", "◆", "■")
 
 GRAMMAR = r"""
-%declare NO CMP COUNT NUMBERED WORD VERB SURU CASE ENDING CONJ KEYWORD MARKER TAG NAME TRAIT GRANT REMINDER STOCK NUM SIGNED
+%declare GRANTS NO CMP COUNT NUMBERED WORD VERB SURU CASE ENDING CONJ KEYWORD MARKER TAG NAME TRAIT GRANT REMINDER STOCK NUM SIGNED
 
-start: header piece* ((tail | GRANT) REMINDER*)?
+start: header piece* ((tail | GRANT | GRANTS) REMINDER*)?
 
 header: MARKER* TAG* keyword? cost?
 
@@ -52,7 +52,7 @@ cost: "[" STOCK? (clause | "。")* "]"
 
 piece: sentence
      | REMINDER                                   -> reminder
-     | GRANT "。"                                 -> grant_piece
+     | (GRANT | GRANTS) "。"                      -> grant_piece
 sentence: clause+ "。"
 tail: clause+
 
@@ -153,6 +153,8 @@ class WsLexer(Lexer):
                 end, kind = _closing(text, i, "《", "》"), "TRAIT"
             elif c == "『":
                 end, kind = _closing(text, i, "『", "』"), "GRANT"
+                while end > 0 and text[end:end + 1] == "『":  # 『A』『B』: options / abilities in a row
+                    end, kind = _closing(text, end, "『", "』"), "GRANTS"
             elif c == "(":
                 j = text.find(")", i)
                 if prev == "[" and j > 0 and (text[i + 1:j].isdigit() or text[i + 1:j] == "X"):

@@ -59,6 +59,10 @@ TAGS = {"CXコンボ": "cx_combo", "クロック": "from_clock"}
 ICONS = {"火": "shot", "拾": "comeback", "扉": "comeback", "門": "gate", "引": "draw", "本": "draw", "戻": "return", "風": "return",
          "宝": "treasure", "射": "shot", "炎": "shot", "溜": "pool", "袋": "pool", "待": "standby", "選": "choice"}
 _CMP_NEG = {">=": "<", "<=": ">", "==": "!="}
+# Trigger-icon reminders are compiled as the text of this pseudo card type, with this trigger kind,
+# only to find which icon they explain (``icon:<name>`` keyword); neither ever reaches the output.
+REMINDER_CARD = "reminder"
+REMINDER_TRIGGER = "triggered"
 
 
 def _fail(obj: Any, why: str = "") -> Unrecognised:
@@ -224,12 +228,12 @@ _TIMED = {"power", "soul", "level", "grant_ability", "grant_trait", "restriction
 # ---------------------------------------------------------------------------------------------
 def interpret(syn: AbilitySyntax, card_type: str, text: str,
               compile_nested: Callable[[str, str], tuple[Ability, ...]]) -> Ability:
-    kind = "event" if card_type == "event" else "climax" if card_type == "climax" else "continuous"
+    kind = "event" if card_type == "event" else "climax" if card_type in ("climax", REMINDER_CARD) else "continuous"
     markers = [m for m in syn.markers]
     if markers:
         kinds = [KIND_BY_MARKER[m] for m in markers]
         kind = "counter" if "counter" in kinds else kinds[0]
-        if card_type == "climax":
+        if card_type in ("climax", REMINDER_CARD):
             kind = "climax"
     elif card_type == "character" and syn.keyword is None:
         kind = "continuous"
@@ -269,6 +273,9 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
     # the trigger
     if kind in ("auto", "climax") or (kind == "counter" and "【自】" in markers):
         trigger, clauses = _take_trigger(clauses, ctx)
+        if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
+            # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
+            ctx.selection = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
         if trigger is None and kind == "auto" and "hand_encore" not in keywords:
             first = clauses[0][0] if clauses else None
             raise _fail(first or syn, "no trigger")
@@ -411,8 +418,15 @@ def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Eff
     relatives: list[Clause] = []
     while rest:
         c, s = rest[0]
+        if not triggers and not relatives and c.pred is not None and (
+                c.pred.ending in ("なら", "ならば") or _is_condition_chain(c, s)) and any(
+                x.pred is not None and x.pred.ending in ("時", "時か", "とき") or x.args and x.args[0].case == "に"
+                and x.args[0].np is not None and phase(x.args[0].np) is not None for x, _ in rest[1:3]):
+            ctx.conditions.append(_condition(c))  # アラーム: a condition before the trigger
+            rest = rest[1:]
+            continue
         if c.pred is not None and c.pred.ending in ("時", "時か", "とき", "たびに", "場合"):
-            triggers.append(_trigger(c, relatives))
+            triggers.append(_trigger(c, relatives, ctx.card_type == REMINDER_CARD))
             relatives = []
             rest = rest[1:]
             if c.pred.ending != "時か":
@@ -489,7 +503,7 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
     raise _fail(c, "trigger")
 
 
-def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
+def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool = False) -> Effect:
     p = c.pred
     assert p is not None
     a = Args.of(c.args)
@@ -497,10 +511,15 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
     subj = _target(subj_np) if subj_np is not None else {}
     params: dict[str, Any] = {}
     during = a.by_case.pop("中", None)
-    if relatives and during is not None and during.np is not None and during.np.text == "ターン":
-        placed = relatives[0].pred
-        if placed is not None and placed.lemma == "置く" and placed.form == "pass_past":
-            # このカードが手札から舞台に置かれたターン中、…時
+    placed = relatives[0].pred if relatives else None
+    if placed is not None and placed.lemma == "置く" and placed.form == "pass_past":
+        # このカードが手札から舞台に置かれたターン中、…時: the ターン中 opens the next clause
+        nxt = relatives[1] if len(relatives) > 1 else None
+        if nxt is not None and nxt.args and nxt.args[0].case == "中" and nxt.args[0].np is not None \
+                and nxt.args[0].np.text == "ターン":
+            params["during"] = "turn_placed"
+            relatives = [Clause(nxt.args[1:], nxt.pred, nxt.conj, nxt.start, nxt.end), *relatives[2:]]
+        elif during is not None and during.np is not None and during.np.text == "ターン":
             params["during"] = "turn_placed"
             relatives = relatives[1:]
             during = None
@@ -586,12 +605,12 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
             return Effect("reversed", params)
         if nouns == ["level_up"] and form == "past":
             return Effect("level_up", params)
-        if state in ("rest", "stand") and form in ("past", "pass_past"):
-            return Effect("state_changed", {**params, "state": {"rest": "rested", "stand": "standing"}[state]})
+        if state in ("rested", "standing") and form in ("past", "pass_past"):
+            return Effect("state_changed", {**params, "state": state})
         if nouns == ["refresh"] and form == "past":
             return Effect("refresh", params)
-        if nouns == ["trigger"] and form == "past":
-            return Effect("triggered", params)
+        if nouns == ["trigger"] and form == "past" and in_reminder:
+            return Effect(REMINDER_TRIGGER, params)  # (…:このカードがトリガーした時、…): read for the icon only
         if nouns == ["cancel"] and form in ("pass_past", "pass_neg_past"):
             params["cancelled"] = form == "pass_past"
             return Effect("damage_cancelled", params)
@@ -599,8 +618,6 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
             return Effect("card_moved", {**params, "played": True})
         if nouns == ["activate"] and form in ("past",):
             return Effect("ability_used", params)
-        if nouns == ["battle"] and form in ("past",):
-            return Effect("battle", params)
         raise _fail(c, "trigger")
     if p.kind == "verb" and lemma == "使う" and form == "past":
         obj = a.np("を")
@@ -614,10 +631,6 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None) -> Effect:
         if where is not None and _target(where).get("nouns", [None])[-1] == "trigger_check":
             return Effect("trigger_check", params)
         raise _fail(c, "trigger")
-    if p.kind == "verb" and lemma == "受ける" and form == "past":
-        return Effect("damage_dealt", {**params, "to": params.get("who", "you")})
-    if p.kind == "verb" and lemma == "与える" and form == "past":
-        return Effect("damage_dealt", {**params, "by": "this" if subj.get("ref") == "this" else subj.get("who")})
     raise _fail(c, "trigger")
 
 
@@ -741,8 +754,11 @@ def _condition(c: Clause) -> Effect:
             if attr and set(filt) <= {"colors", "traits", "names", "kind", "attr"}:
                 pass
             return Effect("card_is", {"target": subj, "is": filt})
-        if attr and set(value) == {"attr"} and value["attr"] == attr:
-            raise _fail(c, "condition")
+        if attr and value.get("cmp") and value.get("attr") == attr:
+            # このカードのバトル相手のレベルがこのカードのレベル以下なら
+            target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
+            than = {k: v for k, v in value.items() if k not in ("attr", "attrs", "cmp")}
+            return Effect("compare", {"target": target, "attr": attr, "cmp": value["cmp"], "than": than})
         raise _fail(c, "condition")
     if p.kind == "verb" and p.lemma == "だ" and a.bare and a.bare[-1].np is not None and subj is not None:
         value = _target(a.bare[-1].np)  # そのカードが《音楽》のキャラでないなら
@@ -784,7 +800,10 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
           compile_nested: Callable[[str, str], tuple[Ability, ...]], grants: list[Piece]) -> None:
     pending_grants = list(grants)
     current: Sentence | None = None
+    skip: set[int] = set()
     for c, s in clauses:
+        if id(c) in skip:
+            continue
         if s is not current:
             current = s
             if not ctx.sticky_cond:
@@ -802,6 +821,12 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
         if _is_x_definition(c):
             _define_x(c, ctx)
             continue
+        if c.pred.ending in ("なら", "ならば") and _next_is_play_ban(c, s):
+            # このカードは、…なら、手札からプレイできない: a condition on playing the card, not on its effect
+            cond = _condition(_strip_leading(c, ctx))
+            ctx.conditions.append(Effect("play_requirement", {"cannot_if": cond.to_dict()}))
+            skip.add(id(s.clauses[[x.start for x in s.clauses].index(c.start) + 1]))
+            continue
         if c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count") or _is_condition_chain(c, s):
             cond = _condition(_strip_leading(c, ctx))
             if ctx.started:
@@ -814,6 +839,17 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
         _effect_clause(c, ctx, compile_nested, pending_grants)
     if pending_grants:
         raise Unrecognised(pending_grants[0].start, pending_grants[0].end, "granted ability")
+
+
+def _next_is_play_ban(c: Clause, s: Sentence) -> bool:
+    starts = [x.start for x in s.clauses]
+    if c.start not in starts or starts.index(c.start) + 1 >= len(starts):
+        return False
+    nxt = s.clauses[starts.index(c.start) + 1]
+    p = nxt.pred
+    subj = Args.of(c.args).np("は")
+    return p is not None and p.kind == "suru" and p.lemma == "プレイ" and p.form == "pot_neg" \
+        and subj is not None and subj.text == "このカード"
 
 
 def _is_condition_chain(c: Clause, s: Sentence) -> bool:
@@ -868,7 +904,7 @@ def _conjunction(c: Clause, ctx: Ctx) -> None:
 
 def _is_pay_cost(c: Clause) -> bool:
     p = c.pred
-    if p is None or p.kind != "verb" or p.lemma not in ("払う",):
+    if p is None or p.kind != "verb" or p.lemma not in ("払う", "支払う"):
         return False
     obj = Args.of(c.args).np("を")
     return obj is not None and obj.text == "コスト"
@@ -1023,7 +1059,9 @@ def _object(a: Args, ctx: Ctx) -> dict[str, Any] | None:
     cnt = a.count()
     if obj is not None:
         t = _target(obj)
-        if t.get("ref") == "that" and ctx.selection is not None and set(t) <= {"ref", "kind"}:
+        if t.get("ref") == "that" and ctx.selection is not None and set(t) <= {"ref", "kind"} \
+                and ctx.selection.get("kind") in (None, t.get("kind"), "card") or t.get("ref") == "that" \
+                and ctx.selection is not None and ctx.selection.get("ref") == "that" and set(t) <= {"ref", "kind"}:
             return dict(ctx.selection)
         if cnt is not None:
             t.update(_count(cnt))
@@ -1310,6 +1348,11 @@ def _h_give(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], t
             grants: list[Piece]) -> None:
     obj = a.np("を")
     to = a.np("に")
+    if c.pred is not None and c.pred.ending == "ことができない" and obj is not None and obj.text == "ダメージ":
+        subj = a.np("は")  # このカードはプレイヤーにダメージを与えることができない
+        ctx.emit("restriction", {"what": "deal_damage", "target": _target(subj) if subj is not None else {"ref": "this"},
+                                 **({"to": _target(to)} if to is not None else {})})
+        return
     if obj is not None and obj.has("noun", "damage") or (obj is not None and any(i.cls == "num" and i.value[1] == "ダメージ" for i in obj.items)):
         amount = next((i.value[0] for i in obj.items if i.cls == "num" and i.value[1] == "ダメージ"), None)
         if amount is None or to is None:
@@ -1521,6 +1564,10 @@ def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     if p.np is None:
         raise _fail(c, "restriction")
     what = _target(p.np).get("nouns", [])
+    if p.form == "te_even" and what:  # サイドアタックしても…: the clause after says what does not happen
+        ctx.modifiers["even_if"] = {"what": what[-1],
+                                    "target": _target(subj_np) if subj_np is not None else {"ref": "this"}}
+        return
     if p.form not in ("pot_neg", "neg", "pass_neg"):
         raise _fail(c, "restriction")
     if not what:
@@ -1567,6 +1614,18 @@ def _h_perform(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str]
                 for e in ab.effects:
                     ctx.emit(e.kind, dict(e.params))
         return
+    if t.get("nouns") == ["chosen_mode"] and len(grants) >= 2:
+        # 以下の効果のうちあなたが選んだ1つを行う。『A』『B』: each option compiled as an event's text
+        options: list[list[dict[str, Any]]] = []
+        while grants:
+            option: list[dict[str, Any]] = []
+            for ab in compile_nested(grants.pop(0).text, "event"):
+                if ab.unrecognised is not None:
+                    raise Unrecognised(c.start, c.end, "option", phrase=ab.unrecognised)
+                option.extend(e.to_dict() for e in ab.effects)
+            options.append(option)
+        ctx.emit("modal", {"choose": 1, "options": options}, _optional(c.pred))  # type: ignore[arg-type]
+        return
     if t.get("nouns") == ["effect"] and (t.get("ref") == "that"):
         return  # その効果を行う (after a choice of modes)
     icons = [n for n in t.get("nouns", []) if str(n).startswith("icon:")]
@@ -1603,12 +1662,25 @@ def _h_move_slot_or_restrict(c: Clause, a: Args, ctx: Ctx, *rest: Any) -> None:
     p = c.pred
     if p is not None and p.form in ("pot_neg", "neg", "pass_neg"):
         subj = a.np("は") or a.np("が")
-        ctx.emit("restriction", {"what": "move", "target": _target(subj) if subj is not None else {"ref": "this"}})
+        to = a.np("に")
+        ctx.emit("restriction", {"what": "move", "target": _target(subj) if subj is not None else {"ref": "this"},
+                                 **({"to": _target(to)} if to is not None else {})})
         return
     _h_move_slot(c, a, ctx, *rest)
 
 
+def _h_decrease(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
+    """(このカードはサイドアタックしても)ソウルが減少しない."""
+    p = c.pred
+    even = ctx.modifiers.pop("even_if", None)
+    subj = a.np("が")
+    if p is None or p.form != "neg" or even is None or subj is None or _target(subj) != {"attr": "soul", "attrs": ["soul"]}:
+        raise _fail(c, "decrease")
+    ctx.emit("rule_change", {"what": f"no_soul_penalty_on_{even['what']}", "target": even["target"]})
+
+
 _HANDLERS: dict[str, Handler] = {
+    "減少": _h_decrease,
     "入れる": _h_put_in,
     "使う": _h_use,
     "引く": _h_draw,
@@ -1656,7 +1728,7 @@ def _reminder(r: Piece, ctx: Ctx, keywords: list[str],
     if "トリガーした" in body[:20]:
         icon = next((ICONS[ch] for ch in head if ch in ICONS), None)
         if icon is None:
-            icon = _icon_of(compile_nested("【自】" + body, "climax"))
+            icon = _icon_of(compile_nested("【自】" + body, REMINDER_CARD))
         if icon is None:
             raise Unrecognised(r.start, r.end, "trigger icon reminder")
         keywords.append(f"icon:{icon}")

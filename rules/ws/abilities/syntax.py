@@ -290,14 +290,14 @@ class ToSyntax(Transformer):
         s = Sentence(tuple(clauses), clauses[0].start, clauses[-1].end, closed=False)
         return Piece("sentence", s, start=s.start, end=s.end)
 
-    def piece(self, p: Piece) -> Piece:
+    def piece(self, p: Piece | tuple[Piece, ...]) -> Piece | tuple[Piece, ...]:
         return p
 
     def reminder(self, tok: Token) -> Piece:
         return Piece("reminder", text=str(tok)[1:-1], start=tok.start_pos or 0, end=tok.end_pos or 0)
 
-    def grant_piece(self, tok: Token, *_: Token) -> Piece:
-        return Piece("grant", text=str(tok)[1:-1], start=tok.start_pos or 0, end=tok.end_pos or 0)
+    def grant_piece(self, *toks: Token) -> tuple[Piece, ...]:
+        return tuple(p for t in toks if isinstance(t, Token) and t.type in ("GRANT", "GRANTS") for p in _grants(t))
 
     def kw_plain(self, tok: Token) -> Keyword:
         return Keyword(str(tok))
@@ -328,13 +328,32 @@ class ToSyntax(Transformer):
     def start(self, header: tuple[Any, ...], *pieces: Any) -> AbilitySyntax:
         out: list[Piece] = []
         for p in pieces:
-            if isinstance(p, Token) and p.type == "REMINDER":  # reminders after an unclosed sentence
+            if isinstance(p, tuple):  # 『…』『…』。
+                out.extend(p)
+            elif isinstance(p, Token) and p.type == "REMINDER":  # reminders after an unclosed sentence
                 out.append(self.reminder(p))
-            elif isinstance(p, Token):  # a granted ability closing the text
-                out.append(Piece("grant", text=str(p)[1:-1], start=p.start_pos or 0, end=p.end_pos or 0))
+            elif isinstance(p, Token):  # granted abilities closing the text
+                out.extend(_grants(p))
             else:
                 out.append(p)
         return AbilitySyntax(*header, pieces=tuple(out))
+
+
+def _grants(tok: Token) -> list[Piece]:
+    """『A』 or 『A』『B』 → one piece per 『…』 (nesting counted)."""
+    text, base = str(tok), tok.start_pos or 0
+    out: list[Piece] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "『":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "』":
+            depth -= 1
+            if depth == 0:
+                out.append(Piece("grant", text=text[start + 1:i], start=base + start, end=base + i + 1))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,8 @@ class Unplaced(Exception):
 
 
 _CMP = {"以上": ">=", "以下": "<="}
+_FILTERS = {"trait": "traits", "has_trait": "traits", "name": "names", "name_contains": "name_contains",
+            "color": "colors", "has_ability": "has_ability"}
 _RELATIVE = {"opposite": "opposite", "front": "front", "behind": "behind", "next_to": "next_to"}
 _STATE_WORDS = {"rest": "rested", "stand": "standing", "reverse": "reversed"}
 
@@ -50,6 +52,11 @@ def describe(np: NP) -> dict[str, Any]:
     n = len(items)
     i = 0
     last_attr: str | None = None
+    # 《勇者》かカード名に「主人公」を含むキャラ: か between filters of different kinds → any of them
+    filters = [it.cls for it in items if it.cls in _FILTERS or it.cls == "noun" and it.value == "or"]
+    for a, b, c in zip(filters, filters[1:], filters[2:], strict=False):
+        if b == "noun" and a in _FILTERS and c in _FILTERS and _FILTERS[a] != _FILTERS[c]:
+            t["match"] = "any"
     while i < n:
         it = items[i]
         cls, v = it.cls, it.value
@@ -182,6 +189,8 @@ def describe(np: NP) -> dict[str, Any]:
                             del t[key]
             elif v == "same":
                 t["same"] = True
+            elif v in ("at_least", "at_most") and i == n - 1 and last_attr is not None:
+                t["cmp"] = _CMP[it.text]  # このカードのレベル以下: compared with this attribute
             elif v in ("at_least", "at_most"):
                 raise Unplaced(it, np)
             elif v == "X":

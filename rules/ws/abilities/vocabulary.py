@@ -40,6 +40,7 @@ EFFECTS: tuple[Kind, ...] = (
     Kind("search", "you", "look through your deck for cards matching a filter and add them to your hand"),
     Kind("look", "you", "look at the top N cards of your deck; where they go is in params (top, bottom, waiting room, hand)"),
     Kind("reveal", "you", "reveal the top N cards of your deck (later effects and conditions read them)"),
+    Kind("reveal_hand", "you", "reveal cards from a hand"),
     Kind("brainstorm", "you", "集中: flip the top N cards of your deck into the waiting room; later effects count the climaxes"),
     Kind("memory", "you", "put a card into memory (removed from the game): this card, a chosen card, a battle opponent"),
     Kind("put_on_stage", "your_characters", "put a character onto your stage (from hand, deck, waiting room, clock...)"),
@@ -56,7 +57,6 @@ EFFECTS: tuple[Kind, ...] = (
     Kind("move_slot", "characters", "move a character to another slot, or swap two characters' slots"),
     Kind("grant_ability", "characters", "give characters abilities (compiled: params.abilities) for a duration"),
     Kind("grant_trait", "characters", "give characters a trait"),
-    Kind("lose_abilities", "characters", "characters lose their abilities / traits"),
     # opponent
     Kind("burn", "opponent", "deal N damage to the opponent (cancellable by a climax, as printed)"),
     Kind("to_waiting_room", "opponent_characters", "put characters from the stage into the waiting room"),
@@ -66,7 +66,6 @@ EFFECTS: tuple[Kind, ...] = (
     Kind("to_stock", "opponent_characters", "put characters from the stage into a stock"),
     Kind("to_memory", "opponent_characters", "put the opponent's characters into memory"),
     Kind("stock_discard", "opponent", "put cards from a stock into its waiting room"),
-    Kind("opponent_choice", "opponent", "the opponent chooses / discards / draws (params.player=opponent)"),
     # rules
     Kind("restriction", "rules", "a card or player cannot do something (side attack, be chosen, play, ...)"),
     Kind("name_alias", "rules", "this card's name also counts as another name"),
@@ -80,7 +79,6 @@ EFFECTS: tuple[Kind, ...] = (
     Kind("choose", "flow", "choose cards for the following effects (no move of its own)"),
     Kind("move", "flow", "any other move of cards between zones: params from, to, who, filter"),
     Kind("modal", "flow", "choose one of several effects (params.options, each a list of effects)"),
-    Kind("rock_paper_scissors", "flow", "a game of chance between the players decides the following effects"),
     Kind("truncated", "flow", "the source text is cut short ('...'): the effects before it compiled, the rest is unknown"),
 )
 
@@ -94,13 +92,12 @@ TRIGGERS: tuple[Kind, ...] = (
     Kind("leaves_stage", "trigger", "this card (or another) goes from the stage to the waiting room / another zone"),
     Kind("phase", "trigger", "the start / end of a phase or step (whose turn in params)"),
     Kind("damage_cancelled", "trigger", "damage (dealt by this card, or taken by you) is cancelled / not cancelled"),
-    Kind("damage_dealt", "trigger", "this card deals / you take damage"),
     Kind("ability_used", "trigger", "a player uses an ability (【起】, 助太刀, 集中, an event, a counter)"),
     Kind("level_up", "trigger", "a player levels up"),
     Kind("trigger_check", "trigger", "a trigger check reveals a climax / a trigger icon"),
-    Kind("triggered", "trigger", "this card is revealed in a trigger check (trigger icon reminders)"),
     Kind("card_moved", "trigger", "a card is put into a zone (clock, level, memory, stock, hand...) or played"),
-    Kind("battle", "trigger", "this card battles / the battle ends / power is compared"),
+    Kind("state_changed", "trigger", "a character becomes rested / standing"),
+    Kind("refresh", "trigger", "a player refreshes their deck"),
 )
 
 CONDITIONS: tuple[Kind, ...] = (
@@ -131,7 +128,6 @@ COSTS: tuple[Kind, ...] = (
     Kind("reveal", "cost", "reveal a card from your hand"),
     Kind("return_this", "cost", "return this card to your hand"),
     Kind("move", "cost", "put cards from a zone into another (waiting room to deck, memory to waiting room, markers...)"),
-    Kind("draw", "cost", "a cost that makes you draw (rare)"),
 )
 
 ALL: dict[str, tuple[Kind, ...]] = {"trigger": TRIGGERS, "condition": CONDITIONS, "cost": COSTS, "effect": EFFECTS}
