@@ -14,7 +14,7 @@ from __future__ import annotations
 # -- noun-phrase words: word -> (class, value) ----------------------------------------------
 _CLASSES: dict[str, dict[str, str]] = {
     "player": {
-        "あなた": "you", "自分": "you", "相手": "opponent", "プレイヤー": "player",
+        "あなた": "you", "自分": "self", "相手": "opponent", "プレイヤー": "player",
         "ターンプレイヤー": "turn_player", "お互い": "both", "両プレイヤー": "both",
     },
     "ref": {

@@ -195,6 +195,8 @@ class Ctx:
     carry: tuple[Arg, ...] = ()  # arguments of a て-form clause, for the verb after it
     sticky_cond: bool = False  # そうでないなら: the condition holds past the sentence
     actor_here: bool = False  # the clause names its actor (あなたは / 相手は)
+    pending_choice: bool = False  # cards were chosen (選び) and no effect has used them yet
+    prev_actor: str = "you"
     effects: list[Effect] = field(default_factory=list)
     conditions: list[Effect] = field(default_factory=list)
     started: bool = False  # an effect was produced: a later なら conditions the effects after it
@@ -215,8 +217,27 @@ class Ctx:
             p.setdefault("at", self.modifiers["at"])
         if self.actor != "you" and kind not in ("burn",):
             p.setdefault("player", self.actor)
-        self.effects.append(Effect(kind, p))
+        self.effects.append(Effect(kind, resolve_self(p, self.actor)))
         self.started = True
+        if kind != "choose":
+            self.pending_choice = False
+
+
+def resolve_self(obj: Any, actor: str) -> Any:
+    """自分 means the player doing the effect: ``self`` becomes ``you`` / ``opponent`` / ``both``."""
+    if isinstance(obj, dict):
+        return {k: resolve_self(v, actor) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [resolve_self(v, actor) for v in obj]
+    if obj == "self":
+        return actor
+    if isinstance(obj, str) and obj.startswith("level_of:self"):
+        return "level_of:" + actor + obj[len("level_of:self"):]
+    return obj
+
+
+def _resolved(e: Effect | None) -> Effect | None:
+    return None if e is None else Effect(e.kind, resolve_self(dict(e.params), "you"))
 
 
 _TIMED = {"power", "soul", "level", "grant_ability", "grant_trait", "restriction", "name_alias", "lose_abilities",
@@ -273,6 +294,9 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
     # the trigger
     if kind in ("auto", "climax") or (kind == "counter" and "【自】" in markers):
         trigger, clauses = _take_trigger(clauses, ctx)
+        if trigger is not None and trigger.kind in ("battle_opponent_reversed", "reversed"):
+            # このカードのバトル相手が【リバース】した時、…そのキャラを…: the battle opponent
+            ctx.selection = {"ref": "battle_opponent", "who": "opponent", "kind": "character", "zone": "stage"}
         if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
             # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
             ctx.selection = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
@@ -292,8 +316,12 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
     if not ctx.effects and kind != "keyword" and not (kind == "continuous" and ctx.conditions) and clauses:
         if not _only_keyword(kw):
             raise Unrecognised(0, len(text), "no effect")
-    return Ability(kind=kind, text=text, trigger=trigger, conditions=tuple(ctx.conditions), cost=tuple(cost),
-                   effects=tuple(ctx.effects), keywords=tuple(dict.fromkeys(keywords)), once_per_turn=once)
+    if ctx.pending_choice and ctx.selection is not None:
+        ctx.emit("choose", {"target": ctx.selection})  # chosen, and nothing after it (a cut text)
+    return Ability(kind=kind, text=text, trigger=_resolved(trigger),
+                   conditions=tuple(_resolved(c) for c in ctx.conditions),  # type: ignore[misc]
+                   cost=tuple(_resolved(c) for c in cost), effects=tuple(ctx.effects),  # type: ignore[misc]
+                   keywords=tuple(dict.fromkeys(keywords)), once_per_turn=once)
 
 
 def _only_keyword(kw: Keyword | None) -> bool:
@@ -435,7 +463,7 @@ def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Eff
         # a phase phrase leading the clause: あなたのアタックフェイズの始めに、…
         if c.args and c.args[0].np is not None and c.args[0].case == "に" and not relatives:
             ph = phase(c.args[0].np)
-            if ph is not None:
+            if ph is not None and "when" in ph:
                 triggers.append(Effect("phase", ph))
                 start = c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end
                 rest[0] = (Clause(c.args[1:], c.pred, c.conj, start, c.end), s)
@@ -504,9 +532,20 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
 
 
 def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool = False) -> Effect:
+    """The trigger a clause ending in 時 names; every argument of the clause must be read."""
+    read: list[Args] = []
+    out = _trigger_of(c, relatives, in_reminder, read)
+    left = read[-1].unread() if read else []
+    if left:
+        raise _fail(left[0], "trigger argument not read")
+    return out
+
+
+def _trigger_of(c: Clause, relatives: list[Clause] | None, in_reminder: bool, read: list[Args]) -> Effect:
     p = c.pred
     assert p is not None
     a = Args.of(c.args)
+    read.append(a)
     subj_np = a.np("が") or a.np("は")
     subj = _target(subj_np) if subj_np is not None else {}
     params: dict[str, Any] = {}
@@ -526,6 +565,7 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool
     if relatives:
         if subj.get("nouns") == ["damage"]:
             out = _damage_trigger(c, subj, relatives)
+            a.consume_all()
             return Effect(out.kind, {**params, **out.params})
         first = relatives[0].pred
         assert first is not None
@@ -534,6 +574,7 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool
             params["by"] = "play"
             c = Clause(relatives[0].args + c.args, c.pred, c.conj, relatives[0].start, c.end)
             a = Args.of(c.args)
+            read.append(a)
             subj_np = a.np("が") or a.np("は")
             subj = _target(subj_np) if subj_np is not None else {}
         else:
@@ -596,6 +637,10 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool
             if form == "past":
                 return Effect("attacks", params)
             return Effect("attacked", params)
+        among = a.np("で")
+        if among is not None and _target(among).get("ref") == "battle_opponent" and state == "reversed":
+            flt = {k: v for k, v in subj.items() if k not in ("ref",)}
+            return Effect("battle_opponent_reversed", {**({"filter": flt} if flt else {})})
         if state == "reversed" and form in ("past", "pass_past"):
             if subj.get("ref") == "battle_opponent" or subj.get("relative") == "battle":
                 params.pop("ref", None)
@@ -608,6 +653,9 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool
         if state in ("rested", "standing") and form in ("past", "pass_past"):
             return Effect("state_changed", {**params, "state": state})
         if nouns == ["refresh"] and form == "past":
+            deck = a.np("を")  # あなたが山札をリフレッシュした時
+            if deck is not None and _target(deck).get("zone") != "deck":
+                raise _fail(c, "trigger")
             return Effect("refresh", params)
         if nouns == ["trigger"] and form == "past" and in_reminder:
             return Effect(REMINDER_TRIGGER, params)  # (…:このカードがトリガーした時、…): read for the icon only
@@ -615,7 +663,8 @@ def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool
             params["cancelled"] = form == "pass_past"
             return Effect("damage_cancelled", params)
         if nouns == ["play"] and form in ("past", "pass_past"):
-            return Effect("card_moved", {**params, "played": True})
+            what = a.np("を")  # あなたがイベントをプレイした時
+            return Effect("card_moved", {**params, "played": _target(what) if what is not None else True})
         if nouns == ["activate"] and form in ("past",):
             return Effect("ability_used", params)
         raise _fail(c, "trigger")
@@ -664,9 +713,20 @@ def _by(np: NP) -> str:
 # conditions
 # ---------------------------------------------------------------------------------------------
 def _condition(c: Clause) -> Effect:
+    """The condition a clause ending in なら states; every argument of the clause must be read."""
+    read: list[Args] = []
+    out = _condition_of(c, read)
+    left = read[-1].unread() if read else []
+    if left:
+        raise _fail(left[0], "condition argument not read")
+    return out
+
+
+def _condition_of(c: Clause, read: list[Args]) -> Effect:
     p = c.pred
     assert p is not None
     a = Args.of(c.args)
+    read.append(a)
     subj_np = a.np("が")
     subj = _target(subj_np) if subj_np is not None else None
     if p.kind == "verb" and p.lemma in ("ある", "いる"):
@@ -786,6 +846,12 @@ def _condition(c: Clause) -> Effect:
         cnt = _count(a.count())
         if cnt:
             out.update({"count": cnt["count"], "cmp": cnt.get("cmp", ">=")})
+        if subj is not None:  # その効果でクライマックスが控え室に置かれたなら
+            out["target"] = subj
+        for case, key in (("に", "to"), ("を", "object"), ("で", "by")):
+            np = a.np(case)
+            if np is not None:
+                out[key] = _target(np)
         return Effect("done", out)
     raise _fail(c, "condition")
 
@@ -806,6 +872,7 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
             continue
         if s is not current:
             current = s
+            ctx.prev_actor, ctx.actor = ctx.actor, "you"  # each sentence names its actor again
             if not ctx.sticky_cond:
                 ctx.cond = None
             ctx.sticky_cond = False
@@ -823,6 +890,7 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
             continue
         if c.pred.ending in ("なら", "ならば") and _next_is_play_ban(c, s):
             # このカードは、…なら、手札からプレイできない: a condition on playing the card, not on its effect
+            c = Clause(tuple(x for x in c.args if x.case != "は"), c.pred, c.conj, c.start, c.end)
             cond = _condition(_strip_leading(c, ctx))
             ctx.conditions.append(Effect("play_requirement", {"cannot_if": cond.to_dict()}))
             skip.add(id(s.clauses[[x.start for x in s.clauses].index(c.start) + 1]))
@@ -865,11 +933,13 @@ def _is_condition_chain(c: Clause, s: Sentence) -> bool:
 def _strip_leading(c: Clause, ctx: Ctx) -> Clause:
     """Leading phrases of a clause that set the scene: durations, turn conditions, per-each."""
     args = list(c.args)
-    while args and args[0].case == "中" and args[0].np is not None:
+    while args and args[0].case in ("中", None) and args[0].np is not None:
         np = args[0].np
-        d = duration(np, "中")
-        t = turn_condition(np, "中")
-        if d:
+        d = duration(np, args[0].case)
+        t = turn_condition(np, "中") if args[0].case == "中" else None
+        if d == "this_battle" and ctx.kind in ("continuous", "climax"):
+            ctx.conditions.append(Effect("state", {"ref": "this", "state": "battling"}))  # このカードのバトル中、
+        elif d:
             ctx.duration = d
         elif t:
             ctx.conditions.append(Effect("turn", {"whose": t}))
@@ -1057,6 +1127,10 @@ def _object(a: Args, ctx: Ctx) -> dict[str, Any] | None:
     """The を-object of a clause (with its count), or the cards chosen before."""
     obj = a.np("を")
     cnt = a.count()
+    if obj is not None and obj.text == "同じ枚数":  # 自分の山札の上から同じ枚数を: a count
+        t = _target(a.np("から")) if a.np("から") is not None else {}  # type: ignore[arg-type]
+        t["count"] = "same"
+        return t
     if obj is not None:
         t = _target(obj)
         if t.get("ref") == "that" and ctx.selection is not None and set(t) <= {"ref", "kind"} \
@@ -1118,6 +1192,15 @@ def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) ->
             params[k] = obj.pop(k)
     if ctx.modifiers.get("state"):
         params["state"] = ctx.modifiers.pop("state")
+    if dest.get("zones"):  # 山札の上か控え室に置く: the player chooses where
+        where = "_or_".join(("top" if z == "deck" and dest.get("position") == "top" else z) for z in dest["zones"])
+        if ctx.source is not None and ctx.source.get("mode") == "look" and src == "deck" \
+                and ctx.effects and ctx.effects[-1].kind == "look":
+            last = ctx.effects.pop()
+            ctx.emit("look", {**last.params, "to": where}, optional)
+            return
+        ctx.emit("move", {**params, "from": src, "to": where}, optional)
+        return
     kind = _move_kind(src, to, pos, owner, obj, dest, ctx)
     if kind == "mill" and ctx.source is not None and ctx.source.get("mode") == "brainstorm" \
             and obj.get("ref") == "those":
@@ -1137,7 +1220,9 @@ def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) ->
         params["from"] = "deck_top" if src == "deck" and pos in ("top", None) else src
     elif kind in ("to_hand",):
         params["from"] = src
-    if ctx.source is not None and obj.get("ref") in ("that", "those", "rest", None) and src == ctx.source.get("zone"):
+    if ctx.source is not None and src == ctx.source.get("zone") and (
+            obj.get("ref") in ("that", "those", "rest") or ctx.source.get("mode") in ("search", "look")
+            and obj.get("ref") is None and not obj.get("position")):
         params.setdefault("among", ctx.source.get("mode"))
     if kind == "look" and ctx.effects and ctx.effects[-1].kind == "look":
         last = ctx.effects.pop()
@@ -1312,6 +1397,8 @@ def _h_choose(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     ctx.selection = t
     if c.pred is not None and c.pred.form in ("end",):
         ctx.emit("choose", {"target": t})
+    else:
+        ctx.pending_choice = True
 
 
 def _h_look(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
@@ -1444,7 +1531,8 @@ def _h_shuffle(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     t = _target(obj)
     if t.get("zone") != "deck":
         raise _fail(c, "shuffle")
-    ctx.emit("shuffle", {"who": t.get("who", "you")})
+    who = t.get("who") or (ctx.prev_actor if t.get("ref") == "those" else "self")
+    ctx.emit("shuffle", {"who": who})
     ctx.source = None
 
 
@@ -1519,7 +1607,7 @@ def _h_reveal(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
         ctx.selection = {"ref": "those", "zone": "deck"}
         return
     if zone == "hand":
-        ctx.emit("reveal_hand", {"target": t})
+        ctx.emit("reveal_hand", {"target": t}, _optional(c.pred))  # type: ignore[arg-type]
         return
     if t.get("ref") in ("that", "those"):
         ctx.emit("reveal", {"target": t})

@@ -53,10 +53,13 @@ def describe(np: NP) -> dict[str, Any]:
     i = 0
     last_attr: str | None = None
     # 《勇者》かカード名に「主人公」を含むキャラ: か between filters of different kinds → any of them
-    filters = [it.cls for it in items if it.cls in _FILTERS or it.cls == "noun" and it.value == "or"]
+    filters = [it.cls if it.cls != "noun" else it.value for it in items
+               if it.cls in _FILTERS or it.cls == "noun" and it.value in ("or", "and")]
     for a, b, c in zip(filters, filters[1:], filters[2:], strict=False):
-        if b == "noun" and a in _FILTERS and c in _FILTERS and _FILTERS[a] != _FILTERS[c]:
+        if b == "or" and a in _FILTERS and c in _FILTERS and _FILTERS[a] != _FILTERS[c]:
             t["match"] = "any"
+        elif b == "and" and a in _FILTERS and c in _FILTERS:
+            t["match"] = "all"  # 思い出置場に「A」と「B」があるなら: every one of them
     while i < n:
         it = items[i]
         cls, v = it.cls, it.value
@@ -65,7 +68,7 @@ def describe(np: NP) -> dict[str, Any]:
             i += 1
             continue
         if cls == "player":
-            if v in ("you", "opponent", "both"):
+            if v in ("you", "opponent", "both", "self"):
                 if "who" in t and t["who"] != v and items[i - 1].value == "or":
                     t["who"] = "both"
                 elif "who" in t and t["who"] != v and t.get("ref") in ("this", "that"):
@@ -138,6 +141,12 @@ def describe(np: NP) -> dict[str, Any]:
             elif nxt is None or nxt.cls == "of" and i + 2 < n and items[i + 2].cls in ("attr", "noun", "num"):
                 t.setdefault("attrs", []).append(v)
                 t["attr"] = v
+            elif nxt.cls == "noun" and nxt.value in ("at_least", "at_most") and i + 2 == n:
+                t.setdefault("attrs", []).append(v)  # このカードのレベル以下 (what is compared with it)
+                t["attr"] = v
+                t["cmp"] = _CMP[nxt.text]
+                i += 2
+                continue
             elif v == "level" and nxt.cls == "noun" and nxt.value in ("at_least", "at_most"):
                 # 自分のレベル以下の(レベルの)キャラ: compared with the player's level
                 t["level"] = [_CMP[nxt.text], f"level_of:{t.get('who', 'you')}"]
@@ -278,10 +287,16 @@ def turn_condition(np: NP, case: str | None) -> str | None:
 def phase(np: NP) -> dict[str, Any] | None:
     """あなたのアタックフェイズの始め → {phase: attack_phase, when: start, turn: you}."""
     words = [i for i in np.items if i.cls != "of"]
-    if not words or words[-1].cls != "time" or words[-1].value not in ("start", "end"):
+    if not words or words[-1].cls != "time":
         return None
-    out: dict[str, Any] = {"when": words[-1].value}
-    for w in words[:-1]:
+    if words[-1].value in ("start", "end"):
+        out: dict[str, Any] = {"when": words[-1].value}
+        words = words[:-1]
+    elif words[-1].value in _PHASES - {"turn", "battle"}:
+        out = {}  # 次の相手のスタンドフェイズ: the whole phase
+    else:
+        return None
+    for w in words:
         if w.cls == "player" and w.value in ("you", "opponent"):
             out["turn"] = w.value
         elif w.cls == "time" and w.value in _PHASES:
