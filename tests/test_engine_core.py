@@ -107,3 +107,29 @@ def test_scripted_pilots_dispatch_their_d_methods():
     assert set(Child.dispatch) == {"keep", "end"} and set(Base.dispatch) == {"keep"}
     assert Child().decide(None, "keep") == ("keep",) and Child().decide(None, "end") == ("end",)
     assert Custom.dispatch is None and Custom().decide(None, "x") == ("x",)
+
+
+def test_per_turn_series_count_what_each_own_turn_added():
+    from rules.engine.core import Deck
+    from rules.engine.goldfish import GoldfishState
+
+    class Two(GoldfishState):
+        GAME = ""
+        COUNTERS = ("x", "y")
+        PER_TURN = {"xs": "x", "ys": "y"}
+
+        def _new_game(self, deck, options):
+            pass
+
+    class One(Two):
+        PER_TURN = {"xs": "x"}
+
+    for cls in (Two, One):
+        state = cls(Deck(game="t", main=()), random.Random(1), setup=False)
+        assert state.per_turn() == {name: [] for name in cls.PER_TURN}
+        for i in range(3):
+            state._new_turn()
+            state.counters["x"] += i
+            state.counters["y"] += 2 * i
+        assert state.per_turn() == {"xs": [0, 1, 2], "ys": [0, 2, 4]} if cls is Two else {"xs": [0, 1, 2]}
+        assert state.turn == 3

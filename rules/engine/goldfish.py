@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Mapping
+from operator import itemgetter, sub
 from typing import Any, ClassVar
 
 from ..cards import CardRecord
@@ -69,11 +70,14 @@ class GoldfishState(ScriptedState):
     RESULT_KIND: ClassVar[str] = "result"
     RESULT_UPPER: ClassVar[bool] = False
     RESULT_MIN_TURN: ClassVar[int] = 1
+    _series_start: ClassVar[Callable[[Mapping[str, int]], Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.GAME:  # the game's end event
             event_messages(cls.GAME, {"result": RESULT_EVENT})
+        # the per-turn series' counters, read at the start of each own turn (one C call)
+        cls._series_start = itemgetter(*cls.PER_TURN.values()) if cls.PER_TURN else None
 
     def __init__(self, deck: Deck, rng: random.Random, index: int = 0, options: Mapping[str, Any] | None = None,
                  log: EventLog | None = None, setup: bool = True) -> None:
@@ -92,8 +96,8 @@ class GoldfishState(ScriptedState):
         self.reason = TURN_CAP
         self.counters: dict[str, int] = dict.fromkeys(self.COUNTERS, 0)
         self.first_playable: dict[str, int] = {}
-        # per series: (its counter, the counter's value at the start of each own turn)
-        self._marks: list[tuple[str, list[int]]] = [(counter, []) for counter in self.PER_TURN.values()]
+        # the per-turn series' counters at the start of each own turn
+        self._turn_starts: list[Any] = []
         # the zones every game has: the deck (its top at the end), the hand, cards in transit
         self.deck: list[CardRecord] = list(deck.main)
         self.hand: list[CardRecord] = []
@@ -115,11 +119,16 @@ class GoldfishState(ScriptedState):
             setup = self._setup()
             if setup is not None:
                 yield from setup
-            if not self.went_first:
-                self._opp_turn(True)
-            while self.turn < self.turn_cap:
-                yield from self._my_turn()
-                self._opp_turn(False)
+            # (a game without a dummy turn skips the call; one call less per turn)
+            opp_turn = self._opp_turn if type(self)._opp_turn is not GoldfishState._opp_turn else None
+            if opp_turn is not None and not self.went_first:
+                opp_turn(True)
+            my_turn = self._my_turn
+            cap = self.turn_cap
+            while self.turn < cap:
+                yield from my_turn()
+                if opp_turn is not None:
+                    opp_turn(False)
             self.outcome, self.reason = "capped", TURN_CAP
         except GameOver:
             pass
@@ -144,9 +153,8 @@ class GoldfishState(ScriptedState):
     def _new_turn(self) -> int:
         """Start the player's next own turn: its number (the per-turn series start counting)."""
         self.turn += 1
-        counters = self.counters
-        for counter, marks in self._marks:
-            marks.append(counters[counter])
+        if self._series_start is not None:
+            self._turn_starts.append(self._series_start(self.counters))
         return self.turn
 
     def _top(self) -> CardRecord:
@@ -208,13 +216,15 @@ class GoldfishState(ScriptedState):
 
     def per_turn(self) -> dict[str, list[int]]:
         """Each series: how much its counter grew during each own turn played (the last one too)."""
-        counters = self.counters
-        out: dict[str, list[int]] = {}
-        for name, (counter, marks) in zip(self.PER_TURN, self._marks, strict=True):
-            ends = marks[1:]
-            ends.append(counters[counter])
-            out[name] = [end - start for start, end in zip(marks, ends, strict=False)]
-        return out
+        if self._series_start is None:
+            return {}
+        starts = self._turn_starts
+        ends = starts[1:]
+        ends.append(self._series_start(self.counters))
+        if len(self.PER_TURN) == 1:  # one counter: the starts are numbers
+            return {name: list(map(sub, ends, starts)) for name in self.PER_TURN}
+        growth = [list(map(sub, end, start)) for start, end in zip(starts, ends, strict=False)]
+        return {name: [g[i] for g in growth] for i, name in enumerate(self.PER_TURN)}
 
     def result(self) -> GameResult:
         c = self.counters

@@ -522,42 +522,6 @@ class WSState(CodeNames, GoldfishState):
         # trigger step
         card = self._top()
         self.resolving.append(card)
-        shot = to_hand = False
-        if card.triggers:
-            extra_soul, shot, to_hand = yield from self._trigger(card)
-            soul += extra_soul
-        self.resolving.remove(card)
-        if to_hand:
-            self.hand.append(card)
-        else:
-            self.stock.append(card)
-        if log is not None:
-            icons = "+".join(card.triggers) or "no icon"
-            self.say("me", "trigger", "trigger_check", card=self.name(card.code), icons=icons,
-                     dest="hand" if to_hand else "stock", soul=soul)
-        if self.pen_me or self.pen_opp:
-            yield from self._settle()
-        # damage step
-        c["attack_soul"] += soul
-        c["damage_events"] += 1
-        dealt = self._damage(soul)
-        if dealt:
-            c["damage_dealt"] += dealt
-        else:
-            c["cancels"] += 1
-            if shot:
-                c["shots"] += 1
-                d2 = self._damage(1, "shot")
-                c["shot_damage"] += d2
-                c["damage_dealt"] += d2
-        if self.pen_me or self.pen_opp:
-            yield from self._settle()
-
-    def _trigger(self, card: CardRecord) -> Generator[str, tuple, tuple[int, bool, bool]]:
-        """The trigger step's icons, in order: returns (soul added, shot, the card goes to the hand)."""
-        log = self.log
-        c = self.counters
-        soul = 0
         shot = False
         to_hand = False
         for icon in card.triggers:
@@ -617,7 +581,32 @@ class WSState(CodeNames, GoldfishState):
                         if log is not None:
                             self.say("me", "trigger", "standby", card=self.name(choice[1]), slot=SLOTS[s])
             # "return" targets an opponent's character: the goldfish stage is empty, nothing happens
-        return soul, shot, to_hand
+        self.resolving.remove(card)
+        if to_hand:
+            self.hand.append(card)
+        else:
+            self.stock.append(card)
+        if log is not None:
+            icons = "+".join(card.triggers) or "no icon"
+            self.say("me", "trigger", "trigger_check", card=self.name(card.code), icons=icons,
+                     dest="hand" if to_hand else "stock", soul=soul)
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
+        # damage step
+        c["attack_soul"] += soul
+        c["damage_events"] += 1
+        dealt = self._damage(soul)
+        if dealt:
+            c["damage_dealt"] += dealt
+        else:
+            c["cancels"] += 1
+            if shot:
+                c["shots"] += 1
+                d2 = self._damage(1, "shot")
+                c["shot_damage"] += d2
+                c["damage_dealt"] += d2
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
 
     def _damage(self, amount: int, what: str = "damage") -> int:
         """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
