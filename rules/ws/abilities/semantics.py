@@ -49,7 +49,7 @@ class Unrecognised(Exception):
 KIND_BY_MARKER = {"【自】": "auto", "【永】": "continuous", "【起】": "activated", "【カウンター】": "counter",
                   "●": "counter", "◆": "auto", "■": "continuous"}
 KEYWORDS = {
-    "アンコール": "encore", "手札アンコール": "hand_encore", "絆": "bond", "応援": "assist", "助太刀": "backup",
+    "アンコール": "encore", "絆": "bond", "応援": "assist", "助太刀": "backup",
     "チェンジ": "change", "集中": "brainstorm", "経験": "experience", "記憶": "memory", "大活躍": "great_performance",
     "アラーム": "alarm", "加速": "accelerate", "共鳴": "resonance", "フォース": "force", "合体": "combine",
     "シフト": "shift",
@@ -300,7 +300,7 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
         if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
             # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
             ctx.selection = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
-        if trigger is None and kind == "auto" and "hand_encore" not in keywords:
+        if trigger is None and kind == "auto":
             first = clauses[0][0] if clauses else None
             raise _fail(first or syn, "no trigger")
     # a climax's 【永】: while it is in the climax zone (no trigger)
@@ -325,7 +325,7 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
 
 
 def _only_keyword(kw: Keyword | None) -> bool:
-    return kw is not None and kw.name in ("大活躍", "アンコール", "絆", "助太刀", "シフト", "手札アンコール")
+    return kw is not None and kw.name in ("大活躍", "アンコール", "絆", "助太刀", "シフト")
 
 
 def _keyword_only(kw: Keyword, kind: str, keywords: list[str], cost: list[Effect], text: str,
@@ -337,9 +337,6 @@ def _keyword_only(kw: Keyword, kind: str, keywords: list[str], cost: list[Effect
     if name == "encore":
         trigger = Effect("leaves_stage", {"ref": "this", "to": "waiting_room"})
         effects.append(Effect("encore", {}))
-    elif name == "hand_encore":
-        trigger = Effect("leaves_stage", {"ref": "this", "to": "waiting_room"})
-        effects.append(Effect("encore", {"from": "hand"}))
     elif name == "bond":
         trigger = Effect("placed", {"ref": "this", "by": "play"})
         effects.append(Effect("salvage", {"count": 1, "target": {"names": list(kw.names), "zone": "waiting_room"}}))
