@@ -95,3 +95,27 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"/d/{self.slug}/"
+
+
+UNDO_DEPTH = 100
+
+
+class DeckDraft(models.Model):
+    """The deck builder's working copy of a deck (one per deck; only its owner edits it).
+
+    Every builder change (``+``, ``−``, add the top hit, paste a list) lands here, not in a version;
+    "Save version" turns the working copy into one new ``DeckVersion`` (``decks.drafts``).
+    ``base_version`` is the deck version the copy started from: when the deck moves on elsewhere
+    (the API, the text editor, a restore), the copy's own changes are re-applied on top of it.
+    ``undo`` is the stack of the last changes (newest last), each ``{"label", "cards": [[zone, code,
+    count before], ...]}``: undo puts those counts back.
+    """
+
+    deck = models.OneToOneField(Deck, on_delete=models.CASCADE, related_name="draft")
+    base_version = models.PositiveIntegerField(help_text="The deck version this working copy started from")
+    zones = models.JSONField(default=dict, blank=True, help_text="{zone: {code: count}} being edited")
+    undo = models.JSONField(default=list, blank=True, help_text="The last changes, newest last (at most 100)")
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"working copy of deck {self.deck_id} (from v{self.base_version})"
