@@ -58,6 +58,7 @@ tail: clause+
 
 clause: arg* pred
       | CONJ "、"?                                 -> conj
+      | KEYWORD                                   -> kw_in_body
 
 !arg: np case "、"?                                 -> arg_case
    | np "、"?                                      -> arg_bare

@@ -49,7 +49,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "【レスト】": "rest", "【スタンド】": "stand", "【リバース】": "reverse", "裏向き": "face_down",
         "表向き": "face_up", "【レスト】している": "rested", "【スタンド】している": "standing",
         "【リバース】している": "reversed", "【リバース】していない": "not_reversed",
-        "バトルしている": "battling", "バトル中": "battling", "キラキラしている": "sparkling", "フロントアタックされている": "front_attacked",
+        "特徴を持たない": "no_traits", "バトルしている": "battling", "バトル中": "battling", "キラキラしている": "sparkling", "フロントアタックされている": "front_attacked",
         "アタックしている": "attacking", "アタック中": "attacking",
     },
     "time": {

@@ -197,6 +197,7 @@ class Ctx:
     actor_here: bool = False  # the clause names its actor (あなたは / 相手は)
     pending_choice: bool = False  # cards were chosen (選び) and no effect has used them yet
     prev_actor: str = "you"
+    keywords: list[str] = field(default_factory=list)  # keywords met inside the body
     effects: list[Effect] = field(default_factory=list)
     conditions: list[Effect] = field(default_factory=list)
     started: bool = False  # an effect was produced: a later なら conditions the effects after it
@@ -318,6 +319,7 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
             raise Unrecognised(0, len(text), "no effect")
     if ctx.pending_choice and ctx.selection is not None:
         ctx.emit("choose", {"target": ctx.selection})  # chosen, and nothing after it (a cut text)
+    keywords += ctx.keywords
     return Ability(kind=kind, text=text, trigger=_resolved(trigger),
                    conditions=tuple(_resolved(c) for c in ctx.conditions),  # type: ignore[misc]
                    cost=tuple(_resolved(c) for c in cost), effects=tuple(ctx.effects),  # type: ignore[misc]
@@ -780,6 +782,8 @@ def _condition_of(c: Clause, read: list[Args]) -> Effect:
         if subj is None:
             raise _fail(c, "condition")
         cnt = _count(p.count)
+        if "cmp" not in cnt and not cnt.get("upto"):
+            cnt["cmp"] = "=="  # 相手のクロックが0枚なら
         if "cmp" not in cnt:
             raise _fail(c, "condition")
         if subj.get("attr") is None and subj.get("zone") in ("hand", "stock", "clock", "waiting_room", "memory", "level", "deck") \
@@ -930,6 +934,9 @@ def _is_condition_chain(c: Clause, s: Sentence) -> bool:
 def _strip_leading(c: Clause, ctx: Ctx) -> Clause:
     """Leading phrases of a clause that set the scene: durations, turn conditions, per-each."""
     args = list(c.args)
+    if ctx.started and args and args[0].case == "に" and args[0].np is not None and phase(args[0].np):
+        ctx.modifiers["at"] = phase(args[0].np)  # アンコールステップの始めに、そのキャラが舞台にいるなら、…
+        args.pop(0)
     while args and args[0].case in ("中", None) and args[0].np is not None:
         np = args[0].np
         d = duration(np, args[0].case)
@@ -947,6 +954,9 @@ def _strip_leading(c: Clause, ctx: Ctx) -> Clause:
 
 
 def _conjunction(c: Clause, ctx: Ctx) -> None:
+    if c.conj.startswith("keyword:"):
+        ctx.keywords.append(KEYWORDS[c.conj[len("keyword:"):]])
+        return
     if c.conj in ("そうしたら", "そうした場合"):
         ctx.then = "done"
     elif c.conj in ("そうしないなら", "そうしなかったら"):
@@ -1401,6 +1411,19 @@ def _h_choose(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
 def _h_look(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     obj = a.np("を")
     t = _target(obj) if obj is not None else {}
+    if t.get("zone") in ("hand", "stock") and set(t) <= {"zone", "who"}:
+        # あなたは相手の手札を見る / 自分のストックを上から1枚見る
+        frm = a.np("から")
+        cnt = a.count()
+        params = {"zone": t["zone"], "who": t.get("who", "self")}
+        if frm is not None:
+            params["position"] = _target(frm).get("position")
+        if cnt is not None:
+            params.update(_count(cnt))
+        ctx.source = {"zone": t["zone"], "mode": "look"}
+        ctx.selection = {"ref": "those", "zone": t["zone"]}
+        ctx.emit("look", params, _optional(c.pred))  # type: ignore[arg-type]
+        return
     if t.get("zone") != "deck":
         if t.get("ref") in ("that", "those"):
             return  # そのカードを見て: looking at a revealed card

@@ -277,6 +277,10 @@ class ToSyntax(Transformer):
         start = args[0].start if args else pred.start
         return Clause(args, pred, "", start, pred.end)
 
+    def kw_in_body(self, tok: Token) -> Clause:
+        """記憶 opening a sentence of an event's text (このカードを思い出にする。記憶…なら、…)."""
+        return Clause((), None, "keyword:" + str(tok), tok.start_pos or 0, tok.end_pos or 0)
+
     def conj(self, tok: Token, comma: Token | None = None) -> Clause:
         return Clause((), None, str(tok), tok.start_pos or 0, (comma or tok).end_pos or 0)
 

@@ -38,7 +38,7 @@ EFFECTS: tuple[Kind, ...] = (
     Kind("clock_damage", "you", "put the top N cards of your deck into your clock (self-damage, not a damage step)"),
     Kind("salvage", "you", "return cards from your waiting room to your hand"),
     Kind("search", "you", "look through your deck for cards matching a filter and add them to your hand"),
-    Kind("look", "you", "look at the top N cards of your deck; where they go is in params (top, bottom, waiting room, hand)"),
+    Kind("look", "you", "look at the top N cards of a deck (where they go: params.to), or at a hand / a stock (params.zone)"),
     Kind("reveal", "you", "reveal the top N cards of your deck (later effects and conditions read them)"),
     Kind("reveal_hand", "you", "reveal cards from a hand"),
     Kind("brainstorm", "you", "集中: flip the top N cards of your deck into the waiting room; later effects count the climaxes"),
