@@ -36,7 +36,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "上": "top", "下": "bottom", "一番上": "top", "1番上": "top", "1番下": "bottom", "正面": "opposite",
         "前": "front", "後ろ": "behind", "隣": "next_to", "中央": "center", "左": "left", "右": "right",
         "好きな枠": "any_slot", "別々の枠": "separate_slots", "このカードがいた枠": "this_slot", "このカードがいる枠": "this_slot", "そのカードがいた枠": "that_slot",
-        "そのキャラがいた枠": "that_slot", "キャラのいない枠": "empty_slot", "いずれか": "any",
+        "そのキャラがいた枠": "that_slot", "キャラのいない枠": "empty_slot", "キャラのいない他の枠": "other_empty_slot", "いずれか": "any",
         "好きな順番": "any_order",
     },
     "attr": {

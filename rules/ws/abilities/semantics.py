@@ -31,7 +31,7 @@ from typing import Any
 
 from rules.abilities import Ability, Effect
 
-from .syntax import NP, AbilitySyntax, Arg, Clause, Count, Keyword, Piece, Pred, Sentence
+from .syntax import NP, AbilitySyntax, Arg, Clause, Count, Item, Keyword, Piece, Pred, Sentence
 from .targets import Unplaced, describe, duration, phase, turn_condition
 
 
@@ -198,6 +198,7 @@ class Ctx:
     pending_choice: bool = False  # cards were chosen (選び) and no effect has used them yet
     prev_actor: str = "you"
     keywords: list[str] = field(default_factory=list)  # keywords met inside the body
+    rel: tuple[dict[str, Any], tuple[Arg, ...]] | None = None  # a relative clause for the next clause
     effects: list[Effect] = field(default_factory=list)
     conditions: list[Effect] = field(default_factory=list)
     started: bool = False  # an effect was produced: a later なら conditions the effects after it
@@ -452,11 +453,11 @@ def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Eff
             ctx.conditions.append(_condition(c))  # アラーム: a condition before the trigger
             rest = rest[1:]
             continue
-        if c.pred is not None and c.pred.ending in ("時", "時か", "とき", "たびに", "場合"):
+        if c.pred is not None and c.pred.ending in ("時", "時か", "とき", "ときか", "たびに", "場合"):
             triggers.append(_trigger(c, relatives, ctx.card_type == REMINDER_CARD))
             relatives = []
             rest = rest[1:]
-            if c.pred.ending != "時か":
+            if c.pred.ending not in ("時か", "ときか"):
                 break
             continue
         # a phase phrase leading the clause: あなたのアタックフェイズの始めに、…
@@ -840,10 +841,12 @@ def _condition_of(c: Clause, read: list[Args]) -> Effect:
         state = _target(p.np).get("state")
         if subj is not None and state:
             return Effect("state", {**_who(subj), "state": state, **({"not": True} if p.form == "prog_neg" else {})})
-    if p.form in ("past", "pass_past") and (p.kind == "verb" and p.lemma in _DONE_VERBS
-                                            or p.kind == "suru" and p.np is not None):
+    if p.form in ("past", "pass_past", "pass_neg_past", "neg_past") and (
+            p.kind == "verb" and p.lemma in _DONE_VERBS or p.kind == "suru" and p.np is not None):
         what = p.lemma if p.kind == "verb" else _target(p.np).get("state") or p.lemma  # type: ignore[arg-type]
         out: dict[str, Any] = {"what": what}
+        if "neg" in p.form:
+            out["not"] = True  # その効果でクライマックスが控え室に置かれなかったなら
         cnt = _count(a.count())
         if cnt:
             out.update({"count": cnt["count"], "cmp": cnt.get("cmp", ">=")})
@@ -905,9 +908,60 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
             continue
         if _is_pay_cost(c):
             continue
+        rel = _comparative_relative(c, s)
+        if rel is not None:
+            ctx.rel = rel  # 相手の、レベルが相手のレベルより高いキャラを…: a filter on the next clause's noun
+            continue
+        if ctx.rel is not None:
+            c = _with_filter(c, *ctx.rel)
+            ctx.rel = None
         _effect_clause(c, ctx, compile_nested, pending_grants)
     if pending_grants:
         raise Unrecognised(pending_grants[0].start, pending_grants[0].end, "granted ability")
+
+
+_COMPARATIVES = {"高い": ">", "低い": "<", "多い": ">", "少ない": "<"}
+
+
+def _comparative_relative(c: Clause, s: Sentence) -> tuple[dict[str, Any], tuple[Arg, ...]] | None:
+    """``(相手の、)レベルが相手のレベルより高い`` right before a noun: (filter, arguments to carry on)."""
+    p = c.pred
+    if p is None or p.kind != "verb" or p.lemma not in _COMPARATIVES or p.form != "end" or p.comma or p.ending:
+        return None
+    if not [x for x in s.clauses if x.start > c.start]:
+        return None
+    a = Args.of(c.args)
+    subj, than = a.np("が"), a.np("より")
+    if subj is None or than is None:
+        return None
+    st, tt = _target(subj), _target(than)
+    attr = st.get("attr")
+    if attr is None or tt.get("attr") != attr:
+        return None
+    flt: dict[str, Any] = {"compare": {"attr": attr, "cmp": _COMPARATIVES[p.lemma],
+                                       "than": {k: v for k, v in tt.items() if k not in ("attr", "attrs")}}}
+    if st.get("who"):
+        flt["who"] = st["who"]  # 相手の、レベルが…: whose characters
+    left = [k for k in st if k not in ("attr", "attrs", "who")]
+    if left:
+        return None
+    carried = tuple(x for x in c.args if x.case not in ("が", "より"))
+    return flt, carried
+
+
+def _with_filter(c: Clause, flt: dict[str, Any], carried: tuple[Arg, ...]) -> Clause:
+    """The clause after a relative clause: its first noun phrase gets the filter; the relative
+    clause's other arguments (あなたは) come first."""
+    args = list(c.args)
+    for i, arg in enumerate(args):
+        if arg.np is not None:
+            np = NP(arg.np.items + (Item("filter", flt, ""),), arg.np.start, arg.np.end)
+            args[i] = Arg(arg.case, np, arg.count, arg.start, arg.end)
+            break
+    else:
+        raise _fail(c, "relative clause")
+    new_args = tuple(carried) + tuple(args)
+    return Clause(new_args, c.pred, c.conj, min([c.start] + [x.start for x in carried]), c.end)
 
 
 def _next_is_play_ban(c: Clause, s: Sentence) -> bool:
@@ -1688,6 +1742,12 @@ def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
     obj = a.np("を")
     if obj is not None:  # 相手はイベントを手札からプレイできない
         params["cards"] = _target(obj)
+    when = a.np("に")
+    if when is not None:  # 自分のクライマックスフェイズに
+        ph = phase(when)
+        if ph is None:
+            raise _fail(c, "restriction")
+        params["when"] = ph
     frm = a.np("から")
     if frm is not None:
         params["from"] = _target(frm).get("zone")

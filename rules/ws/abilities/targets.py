@@ -221,6 +221,8 @@ def describe(np: NP) -> dict[str, Any]:
             t["marker"] = v
         elif cls == "times":
             t["times"] = v
+        elif cls == "filter":  # from a relative clause before the noun (semantics._with_filter)
+            t.update(v)
         else:
             raise Unplaced(it, np)
         i += 1

@@ -39,6 +39,7 @@ _FIXES = (
     (re.compile(r"[一二三四五](?=枚)"), lambda m: str("一二三四五".index(m.group()) + 1)),  # 一枚 → 1枚
     (re.compile(r"にに(?=、)"), "に"),  # a doubled particle
     (re.compile(r"(?<=\d)体(?=まで|選|を|、)"), "枚"),  # 2体まで: characters counted as 体
+    (re.compile(r"(次の能力を(?:得る|与える)。)(?=【(?:自|永|起|カウンター)】[^『』]*』)"), r"\1『"),  # a lost 『
     # …次の能力を与える。『【永】…』あなたは…: a granted ability ends its sentence
     (re.compile(r"(『【(?:自|永|起|カウンター)】[^『』]*(?:『[^『』]*』[^『』]*)*』)(?=[^をにがとのでもやか、。)\]』」\n(])"), r"\1。"),
     (re.compile(r"(?<=している)、(?=[《「]|カード名)"), ""),  # 【スタンド】している、《A》か《B》のキャラ
