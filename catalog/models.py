@@ -10,6 +10,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from imagekit.models import ImageSpecField
+from imagekit.processors import ResizeToFit
 
 from rules import games as g
 from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
@@ -220,14 +222,29 @@ class CardFacet(models.Model):
         return f"{self.facet}={self.value}"
 
 
+# Card pictures: the box every picture is drawn in (cards are 63 × 88 mm) and the thumbnail sizes.
+PICTURE_WIDTH, PICTURE_HEIGHT = 240, 335
+LARGE_WIDTH, LARGE_HEIGHT = 480, 670
+
+
 class CardPrinting(models.Model):
-    """One printing of a card (a rarity or parallel version with its own code)."""
+    """One printing of a card (a rarity or parallel version with its own code).
+
+    Its picture: ``image`` (uploaded by a curator; thumbnails by django-imagekit) wins over
+    ``image_url`` (a picture elsewhere, from the imported data); pages draw the card's face from
+    its data when neither is there or the picture does not load (catalog.pictures)."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
     game = models.CharField(max_length=16, choices=GAME_CHOICES)
     code = models.CharField(max_length=64)
     rarity = models.CharField(max_length=16, blank=True)
     image_url = models.URLField(max_length=500, blank=True)
+    image = models.ImageField(upload_to="cards/%Y/%m/", blank=True, max_length=300,
+                              help_text="The printing's picture (front, upright); thumbnails are made from it")
+    thumbnail = ImageSpecField(source="image", processors=[ResizeToFit(PICTURE_WIDTH, PICTURE_HEIGHT)],
+                               format="JPEG", options={"quality": 85})
+    large = ImageSpecField(source="image", processors=[ResizeToFit(LARGE_WIDTH, LARGE_HEIGHT)],
+                           format="JPEG", options={"quality": 88})
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "code", "rarity"], name="printing_unique")]
@@ -235,3 +252,23 @@ class CardPrinting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.rarity}".strip()
+
+
+class CardSet(models.Model):
+    """What the catalog knows about a set beyond its code: its name, series and release (curated in the
+    admin or loaded with ``manage.py load_sets``). Sets without a row still list from their cards."""
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    code = models.CharField(max_length=64, help_text="The cards' set code, e.g. DC/W01")
+    name = models.CharField(max_length=200, blank=True)
+    series = models.CharField(max_length=128, blank=True,
+                              help_text="Series (work); empty: from the cards (rules/<game>/display.py series_of)")
+    release_date = models.DateField(null=True, blank=True)
+    release_order = models.PositiveIntegerField(null=True, blank=True, help_text="Order of release within the game")
+
+    class Meta:
+        ordering = ["game", "release_order", "release_date", "code"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="cardset_unique_game_code")]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}".strip()

@@ -13,20 +13,24 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.db import connection
-from django.db.models import F, OrderBy, QuerySet
+from django.db.models import Count, F, OrderBy, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from rules.cards import CardRecord
 from rules.deckformats import official_ws_code
 from rules.games import GAMES
 
-from .models import Card, CardPrinting
+from .models import Card, CardPrinting, CardSet
 from .search import QueryError, compile_query, install_sqlite_regexp
 from .search.fields import lookup_field, lookup_order
+
+if TYPE_CHECKING:
+    from .pictures import Picture
 
 __all__ = ["QueryError", "card_get", "card_list", "card_search", "DEFAULT_ORDER", "parse_order",
            "card_codes_resolve", "card_data_by_codes", "card_games_by_codes", "card_records_by_codes",
@@ -291,3 +295,199 @@ def _windows(name: str, size: int) -> list[str]:
             if len(run) >= size:
                 break
     return out or [name]
+
+
+# -- pictures, printings, sets and series (card pages, lists, the decks app) --------------------------
+_PICTURE_FIELDS = ("card_id", "game", "code", "rarity", "image", "image_url")
+
+
+def printings_for_pictures() -> Prefetch:
+    """``prefetch_related`` of the printings pictures need (``catalog.pictures.attach_pictures``)."""
+    return Prefetch("printings", queryset=CardPrinting.objects.only(*_PICTURE_FIELDS).order_by("code", "rarity"))
+
+
+def card_pictures_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, Picture]:
+    """``{code: Picture}`` for the codes of ``game`` that have a picture (one query): a card code gets
+    its card's picture, a printing's own code (a parallel) that printing's. Codes without are absent
+    (pages draw the face)."""
+    from .pictures import best_picture
+
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    rows = (CardPrinting.objects.filter(game=game).filter(Q(code__in=wanted) | Q(card__code__in=wanted))
+            .exclude(image="", image_url="").select_related("card").only(*_PICTURE_FIELDS, "card__code"))
+    by_card: dict[str, list[CardPrinting]] = {}
+    by_code: dict[str, list[CardPrinting]] = {}
+    for p in rows:
+        by_card.setdefault(p.card.code, []).append(p)
+        by_code.setdefault(p.code, []).append(p)
+    out: dict[str, Picture] = {}
+    for code in wanted:
+        picture = best_picture(code, by_card[code]) if code in by_card else None
+        if picture is None and code in by_code:
+            picture = best_picture(code, by_code[code])
+        if picture is not None:
+            out[code] = picture
+    return out
+
+
+def card_printing_groups(*, card: Card) -> list[dict[str, Any]]:
+    """The card's printings grouped by their code (the card's own code first, then its parallels):
+    ``[{"code", "parallel", "printings": [{"rarity", "picture"}]}]`` (printings prefetched by ``card_get``)."""
+    from .pictures import printing_picture
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for p in sorted(card.printings.all(), key=lambda p: (p.code != card.code, p.code, p.rarity)):
+        groups.setdefault(p.code, []).append({"rarity": p.rarity, "picture": printing_picture(p)})
+    return [{"code": code, "parallel": code != card.code, "printings": rows} for code, rows in groups.items()]
+
+
+def card_same_identity(*, card: Card, limit: int = 40) -> list[Card]:
+    """Other cards of the game that count as the same card for the copy limit (reprints in other sets,
+    parallels with their own card row), with pictures attached (two queries)."""
+    from rules.registry import get_spec
+
+    from .pictures import attach_pictures
+
+    match = Q(name=card.name)
+    if card.work and card.number:
+        match |= Q(work=card.work, number=card.number)
+    spec = get_spec(card.game)
+    key = spec.identity(card.to_record())
+    candidates = (Card.objects.filter(game=card.game).filter(match).exclude(pk=card.pk)
+                  .prefetch_related(printings_for_pictures()).order_by("set_code", "code")[: limit * 2])
+    out = [c for c in candidates if spec.identity(c.to_record()) == key][:limit]
+    attach_pictures(out)
+    return out
+
+
+def card_lookup(*, game: str, text: str) -> Card | None:
+    """The card a reader names by its code, a printing's code or its exact name (``None``: no such card)."""
+    text = (text or "").strip()
+    if not text or len(text) > 255 or "\x00" in text:
+        return None
+    qs = Card.objects.filter(game=game)
+    return (qs.filter(code=text).first() or qs.filter(code__iexact=text).first()
+            or qs.filter(printings__code__iexact=text).first() or qs.filter(name=text).order_by("code").first())
+
+
+def card_all_codes(*, card: Card) -> list[str]:
+    """The codes a deck may list the card under: its own and its printings' (parallels)."""
+    return sorted({card.code, *CardPrinting.objects.filter(card=card).values_list("code", flat=True)})
+
+
+@dataclass
+class SetRow:
+    """A set of a game as its cards and ``CardSet`` say."""
+
+    code: str
+    name: str = ""
+    cards: int = 0
+    series: list[str] = field(default_factory=list)
+    release_date: Any = None
+    release_order: int | None = None
+
+
+def _natural(text: str) -> tuple:
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in re.split(r"(\d+)", text) if p)
+
+
+def _set_pairs(game: str) -> tuple[list[dict[str, Any]], dict[str, CardSet]]:
+    pairs = list(Card.objects.filter(game=game).values("set_code", "work").annotate(n=Count("id")).order_by())
+    return pairs, {s.code: s for s in CardSet.objects.filter(game=game)}
+
+
+def _series_key(game: str, set_code: str, work: str, meta: Mapping[str, CardSet]) -> str:
+    from rules.registry import get_spec
+
+    known = meta.get(set_code)
+    if known is not None and known.series:
+        return known.series
+    return get_spec(game).series_of(set_code, work)
+
+
+def card_sets(*, game: str) -> list[SetRow]:
+    """The sets of ``game`` in release order (where known; then by code), each with its name, series
+    and card count (two queries)."""
+    pairs, meta = _set_pairs(game)
+    rows: dict[str, SetRow] = {}
+    for pair in pairs:
+        code = pair["set_code"]
+        row = rows.get(code)
+        if row is None:
+            m = meta.get(code)
+            row = rows[code] = SetRow(code, m.name if m else "", 0, [], m.release_date if m else None,
+                                      m.release_order if m else None)
+        row.cards += pair["n"]
+        series = _series_key(game, code, pair["work"], meta)
+        if series and series not in row.series:
+            row.series.append(series)
+    return sorted(rows.values(), key=lambda r: (
+        r.release_order is None, r.release_order or 0, r.release_date is None, str(r.release_date or ""),
+        not r.code, _natural(r.code)))
+
+
+def card_series(*, game: str) -> list[dict[str, Any]]:
+    """The series (works) of ``game``: ``[{"name", "cards", "sets": [set codes]}]`` by name."""
+    pairs, meta = _set_pairs(game)
+    out: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        name = _series_key(game, pair["set_code"], pair["work"], meta)
+        if not name:
+            continue
+        row = out.setdefault(name, {"name": name, "cards": 0, "sets": []})
+        row["cards"] += pair["n"]
+        if pair["set_code"] and pair["set_code"] not in row["sets"]:
+            row["sets"].append(pair["set_code"])
+    for row in out.values():
+        row["sets"].sort(key=_natural)
+    return sorted(out.values(), key=lambda r: _natural(r["name"]))
+
+
+def card_series_query(*, game: str, series: str) -> Q | None:
+    """A filter for the cards of one series of ``game`` (None: no such series)."""
+    pairs, meta = _set_pairs(game)
+    by_work: dict[str, list[str]] = {}
+    for pair in pairs:
+        if series and _series_key(game, pair["set_code"], pair["work"], meta) == series:
+            by_work.setdefault(pair["work"], []).append(pair["set_code"])
+    if not by_work:
+        return None
+    q = Q()
+    for work, sets in by_work.items():
+        q |= Q(work=work, set_code__in=sets)
+    return Q(game=game) & q
+
+
+def card_series_cards(*, game: str, series: str) -> QuerySet[Card] | None:
+    """The cards of one series (by code), with their printings for pictures; None: no such series."""
+    q = card_series_query(game=game, series=series)
+    if q is None:
+        return None
+    return Card.objects.filter(q).prefetch_related(printings_for_pictures()).order_by("set_code", "code")
+
+
+def card_series_codes(*, game: str, series: str) -> list[str]:
+    """Every code a deck may list a card of the series under (card codes and printing codes)."""
+    q = card_series_query(game=game, series=series)
+    if q is None:
+        return []
+    cards = Card.objects.filter(q)
+    codes = set(cards.values_list("code", flat=True))
+    codes.update(CardPrinting.objects.filter(card__in=cards).values_list("code", flat=True))
+    return sorted(codes)
+
+
+def card_names_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``{code: {"name", "code", "game", "set_code", "work"}}`` for card and printing codes (two queries at most)."""
+    wanted = {c for c in codes if c}
+    if not wanted:
+        return {}
+    fields = ("code", "name", "game", "set_code", "work")
+    out = {row["code"]: row for row in Card.objects.filter(game=game, code__in=wanted).values(*fields)}
+    rest = wanted - set(out)
+    if rest:
+        for p in CardPrinting.objects.filter(game=game, code__in=rest).select_related("card").only("code", *(f"card__{f}" for f in fields)):
+            out.setdefault(p.code, {f: getattr(p.card, f) for f in fields})
+    return out

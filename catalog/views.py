@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,8 +17,21 @@ from .models import Card
 from .pagination import COUNT_CAP, CappedPaginator
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER
+from .pictures import attach_pictures, best_picture
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
-from .selectors import _finish_order, card_get, card_search, card_suggest, parse_order
+from .selectors import (
+    _finish_order,
+    card_get,
+    card_printing_groups,
+    card_same_identity,
+    card_search,
+    card_series,
+    card_series_cards,
+    card_sets,
+    card_suggest,
+    parse_order,
+    printings_for_pictures,
+)
 
 PAGE_SIZE = 60
 # The sort menu of the search page (the query's own order:/dir: apply when none is chosen).
@@ -38,7 +51,7 @@ def stat_line(card: Card) -> str:
 
 
 def _page(request: HttpRequest, qs: QuerySet[Card]):
-    paginator = CappedPaginator(qs, PAGE_SIZE)
+    paginator = CappedPaginator(qs.prefetch_related(printings_for_pictures()), PAGE_SIZE)
     number = request.GET.get("page") or 1
     try:
         page = paginator.page(number)
@@ -62,6 +75,7 @@ def home_view(request: HttpRequest) -> HttpResponse:
 
 def _query_without(request: HttpRequest, *drop: str) -> str:
     params = request.GET.copy()
+    attach_pictures(page.object_list)
     for key in drop:
         params.pop(key, None)
     return params.urlencode()
@@ -127,8 +141,8 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
     ]
     keywords = [k if isinstance(k, str) else k.get("name", "") for k in (card.keywords or [])]
     same_set = (
-        Card.objects.filter(game=game, set_code=card.set_code).exclude(pk=card.pk).only("game", "code", "name")
-        .order_by("code")[:12]
+        list(Card.objects.filter(game=game, set_code=card.set_code).exclude(pk=card.pk).only("game", "code", "name")
+             .order_by("code")[:12])
         if card.set_code else []
     )
     context = {
@@ -154,12 +168,17 @@ def _language_name(code: str) -> str:
     return info.get("name_local", code)
 
 
+    series = get_spec(game).series_of(card.set_code, card.work)
 def _text_language_context(card: Card, wanted: str = "") -> dict:
     """Which name/text the card page shows: ``?text=<language>`` when the card has it, else the user's
     language when the card has it, else the card as printed."""
     reader = get_language() or "en"
     shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(reader)
     others = sorted(code for code, t in (card.translations or {}).items() if isinstance(t, dict) and code != shown["language"])
+        "picture": best_picture(card.code, card.printings.all()),
+        "printing_groups": card_printing_groups(card=card),
+        "same_card": card_same_identity(card=card),
+        "series": series,
     printed = card.printed_language if not shown["language"] else ""
     return {
         "shown": shown,
@@ -170,25 +189,29 @@ def _text_language_context(card: Card, wanted: str = "") -> dict:
         "printed_language_name": _language_name(printed) if printed else "",
         "printed_note": not shown["language"] and (bool(others) or bool(printed and printed != reader.split("-")[0])),
     }
+def card_picture_view(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    """The card's large picture (image over its drawn face) as an HTML fragment: the lists' previews."""
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    card = card_get(game=game, code=code)
+    picture = best_picture(code, [p for p in card.printings.all() if p.code == code]) or best_picture(card.code, card.printings.all())
+    response = render(request, "catalog/_preview.html", {"card": card, "picture": picture})
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
 
 
 def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
     if game not in g.GAMES:
         raise Http404(f"unknown game {game}")
-    sets = (
-        Card.objects.filter(game=game).values("set_code").annotate(cards=Count("id")).order_by("set_code")
-    )
-    works = {}
-    for row in Card.objects.filter(game=game).values("set_code", "work").distinct().order_by():
-        works.setdefault(row["set_code"], row["work"])
     rows = [
-        {"set_code": s["set_code"], "cards": s["cards"], "work": works.get(s["set_code"], ""),
-         "url": reverse("set-detail", kwargs={"game": game, "set_code": s["set_code"]})
-         if s["set_code"] else None}
-        for s in sets
+        {"set_code": s.code, "name": s.name, "cards": s.cards, "series": s.series, "release_date": s.release_date,
+         "url": reverse("set-detail", kwargs={"game": game, "set_code": s.code}) if s.code else None}
+        for s in card_sets(game=game)
     ]
     return render(request, "catalog/set_list.html", {
-        "game": game, "game_name": g.GAME_NAMES[game], "sets": rows,
+        "game": game, "game_name": g.GAME_NAMES[game], "sets": rows, "series": series,
         "games": _games(),
     })
 
@@ -196,6 +219,7 @@ def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
 def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpResponse:
     if game not in g.GAMES:
         raise Http404(f"unknown game {game}")
+    """A game's series (works) and its sets in release order (where known), with names and card counts."""
     if "\x00" in set_code or len(set_code) > 64:
         raise Http404("no such set")
     qs = Card.objects.filter(game=game, set_code=set_code).order_by("code")
@@ -203,19 +227,41 @@ def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpRespo
         raise Http404(f"no {game} set {set_code}")
     view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
     return render(request, "catalog/set_detail.html", {
-        "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs),
+        "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs), "set": info,
+        "series_links": [(name, reverse("series-detail", kwargs={"game": game, "series": name}))
+                         for name in (info.series if info else [])],
         "games": _games(), "view": view, "count_cap": COUNT_CAP, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
     })
 
 
 def search_help_view(request: HttpRequest) -> HttpResponse:
     fields = [
+    series = [{**row, "url": reverse("series-detail", kwargs={"game": game, "series": row["name"]})}
+              for row in card_series(game=game)]
         {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
          "games": _games_names(f.games) if f.games else _("all games"),
          "operators": " ".join(f.operators), "values": f.values}
         for f in FIELDS
     ]
     return render(request, "catalog/search_help.html", {
+def series_detail_view(request: HttpRequest, game: str, series: str) -> HttpResponse:
+    """One series (work) of a game: its sets and its cards (list or picture grid, paged)."""
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    if "\x00" in series or len(series) > 128:
+        raise Http404("no such series")
+    qs = card_series_cards(game=game, series=series)
+    if qs is None:
+        raise Http404(f"no {game} series {series}")
+    sets = [s for s in card_sets(game=game) if series in s.series]
+    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "grid"
+    return render(request, "catalog/series_detail.html", {
+        "game": game, "game_name": g.GAME_NAMES[game], "series": series, "sets": sets, "page": _page(request, qs),
+        "games": _games(), "view": view, "count_cap": COUNT_CAP, "base_query": _query_without(request, "page"),
+        "view_query": _query_without(request, "view", "page"),
+    })
+
+
         "fields": [f for f in fields if f["kind"] != NUMBER],
         "stats": [f for f in fields if f["kind"] == NUMBER],
         "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
@@ -225,6 +271,7 @@ def search_help_view(request: HttpRequest) -> HttpResponse:
 
 def _games_names(games: tuple[str, ...]) -> str:
     return pgettext("list separator", ", ").join(g.GAME_NAMES[x] for x in games)
+    info = next((s for s in card_sets(game=game) if s.code == set_code), None)
 
 
 def _field_help(f) -> str:

@@ -119,3 +119,20 @@ class DeckDraft(models.Model):
 
     def __str__(self) -> str:
         return f"working copy of deck {self.deck_id} (from v{self.base_version})"
+
+
+class DeckCard(models.Model):
+    """One card of a deck's latest version, copies over all zones: the index behind "decks using this
+    card", play rates and the public list's "contains card" and series filters. Written with every
+    version (``decks.services.deck_cards_sync``); ``Deck.zones`` stays the source."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="card_rows")
+    code = models.CharField(max_length=64)
+    copies = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deck", "code"], name="deckcard_unique_deck_code")]
+        indexes = [models.Index(fields=["code", "deck"], name="deckcard_code_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id}: {self.copies}× {self.code}"

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from catalog.selectors import card_records_resolve
 from rules import games as g
 from rules.cards import CardRecord
 from rules.decktext import format_deck_text
 
-from .models import Deck, DeckVersion, ShareLink, Visibility
+from .models import Deck, DeckCard, DeckVersion, ShareLink, Visibility
 
 
 def _is_owner(deck: Deck, user: Any) -> bool:
@@ -195,3 +195,50 @@ def deck_validate_records(*, game: str, zones: Mapping[str, Mapping[str, int]], 
     from .i18n import report_localize
 
     return report_localize(validate_deck(game, zones, cards, partner=partner), game)
+
+
+# -- public decks: the list anyone browses, "decks using this card", play rates ----------------------------
+def public_deck_list(*, game: str = "", q: str = "", card_codes: Iterable[str] | None = None,
+                     series_codes: Iterable[str] | None = None) -> QuerySet[Deck]:
+    """Public decks (only those their owners made public), newest first. ``card_codes``: decks holding
+    any of these codes (a card and its parallels), annotated with ``copies`` of them; ``series_codes``:
+    decks holding a card of the series."""
+    qs = Deck.objects.filter(visibility=Visibility.PUBLIC).select_related("owner")
+    if game:
+        qs = qs.filter(game=game)
+    if q:
+        qs = qs.filter(name__icontains=q[:100])
+    if series_codes is not None:
+        qs = qs.filter(pk__in=DeckCard.objects.filter(code__in=list(series_codes)).values("deck_id"))
+    if card_codes is not None:
+        qs = qs.filter(card_rows__code__in=list(card_codes)).annotate(copies=Sum("card_rows__copies"))
+    return qs.order_by("-updated", "-id")
+
+
+def deck_card_counts(*, decks: Iterable[Deck]) -> dict[int, dict[str, int]]:
+    """``{deck id: {code: copies}}`` for the listed decks, from the ``DeckCard`` index (one query)."""
+    out: dict[int, dict[str, int]] = {}
+    ids = [d.pk for d in decks]
+    for deck_id, code, copies in DeckCard.objects.filter(deck_id__in=ids).values_list("deck_id", "code", "copies"):
+        out.setdefault(deck_id, {})[code] = copies
+    return out
+
+
+def card_usage(*, game: str, codes: Iterable[str], limit: int = 10) -> dict[str, Any]:
+    """How the public decks of ``game`` play a card (any of ``codes``: the card and its parallels):
+    ``{"decks": [the ``limit`` most recent, each with ``copies``], "using", "public", "rate" (0..1),
+    "average" (copies per deck that plays it), "spread": [(copies, decks)]}`` (three queries)."""
+    codes = list(codes)
+    rows = (DeckCard.objects.filter(code__in=codes, deck__visibility=Visibility.PUBLIC, deck__game=game)
+            .values("deck_id").annotate(n=Sum("copies")).order_by())
+    per_deck = [r["n"] for r in rows]
+    public = Deck.objects.filter(visibility=Visibility.PUBLIC, game=game).count()
+    using = len(per_deck)
+    decks = list(public_deck_list(game=game, card_codes=codes)[:limit]) if using else []
+    spread: dict[int, int] = {}
+    for n in per_deck:
+        spread[n] = spread.get(n, 0) + 1
+    return {
+        "decks": decks, "using": using, "public": public, "rate": using / public if public else 0.0,
+        "average": sum(per_deck) / using if using else 0.0, "spread": sorted(spread.items()),
+    }

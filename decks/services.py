@@ -19,7 +19,7 @@ from config.errors import AppError
 from rules import games as g
 from rules.decktext import MAX_COUNT
 
-from .models import Deck, DeckVersion, ShareLink, Visibility
+from .models import Deck, DeckCard, DeckVersion, ShareLink, Visibility
 from .reader import read_deck
 from .selectors import deck_can_edit, deck_can_view, zones_diff
 
@@ -120,10 +120,32 @@ def _check_fields(*, game: str | None = None, name: str | None = None, visibilit
 
 
 def _snapshot(deck: Deck, *, author: Any, note: str = "") -> DeckVersion:
+    deck_cards_sync(deck=deck)
     return DeckVersion.objects.create(
         deck=deck, number=deck.version, name=deck.name, description=deck.description,
         zones=deck.zones, author=author, note=note[:200],
     )
+
+
+def deck_cards_sync(*, deck: Deck) -> None:
+    """Rewrite the deck's ``DeckCard`` rows from ``deck.zones`` (copies summed over zones): every write
+    of a new version calls it, so "decks using this card" and the public list's filters follow."""
+    copies: dict[str, int] = {}
+    for cards in (deck.zones or {}).values():
+        for code, n in (cards or {}).items():
+            if isinstance(n, int) and n > 0:
+                copies[code] = copies.get(code, 0) + n
+    existing = {row.code: row for row in DeckCard.objects.filter(deck=deck)}
+    gone = [row.pk for code, row in existing.items() if code not in copies]
+    if gone:
+        DeckCard.objects.filter(pk__in=gone).delete()
+    changed = [row for code, row in existing.items() if code in copies and row.copies != copies[code]]
+    for row in changed:
+        row.copies = copies[row.code]
+    if changed:
+        DeckCard.objects.bulk_update(changed, ["copies"])
+    DeckCard.objects.bulk_create([DeckCard(deck=deck, code=code[:64], copies=min(n, 32767))
+                                  for code, n in copies.items() if code not in existing])
 
 
 @transaction.atomic

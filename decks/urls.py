@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import views, views_public
 
 urlpatterns = [
     path("decks/", views.deck_list_view, name="deck-list"),
     path("decks/new/", views.deck_create_view, name="deck-create"),
+    path("decks/public/", views_public.deck_public_view, name="deck-public"),
     path("decks/<int:pk>/", views.deck_detail_view, name="deck-detail"),
     path("decks/<int:pk>/edit/", views.deck_edit_view, name="deck-edit"),
     path("decks/<int:pk>/build/", views.deck_build_view, name="deck-build"),

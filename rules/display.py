@@ -134,3 +134,66 @@ def basic_charts(game: str, main: Main, cost_key: str | None = "curve") -> list[
     color/attribute split and the card types."""
     curve = [cost_curve(main, cost_key)] if cost_key is not None else []
     return [*curve, split_chart(game, main), types_chart(game, main)]
+
+
+# -- the generated card face --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FaceStat:
+    """One labelled value on a generated card face (``label`` and ``value`` in the reader's words)."""
+
+    label: str
+    value: str
+    big: bool = False
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card drawn from its data: the picture pages show when a printing has no image (or it does not
+    load). The apps render it with one template; each game's frame is its CSS (``face-<game>``) over
+    these parts: ``corner`` (top left: level and cost, cost, EX...), ``marks`` (top right: trigger
+    icons, bonus mark, timing), ``row`` (a small table under the name: Phantasmagoria's MHP and
+    abilities), ``bottom`` (power and soul, AP/DP/SP, ATK/DEF...) and ``tones``: the color or
+    attribute codes the frame is drawn in."""
+
+    corner: tuple[FaceStat, ...] = ()
+    marks: tuple[str, ...] = ()
+    row: tuple[FaceStat, ...] = ()
+    bottom: tuple[FaceStat, ...] = ()
+    tones: tuple[str, ...] = ()
+
+
+@dataclass
+class FaceBuilder:
+    """What a game's ``_face(face, card)`` fills; ``stat`` skips empty values like the stat line."""
+
+    labels: Labels
+    corner: list[FaceStat] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)
+    row: list[FaceStat] = field(default_factory=list)
+    bottom: list[FaceStat] = field(default_factory=list)
+
+    def stat(self, part: list[FaceStat], label: str, value: Any, big: bool = False) -> None:
+        if value not in _NO_VALUE:
+            part.append(FaceStat(self.labels.text(label), str(value), big))
+
+
+def face_from(add_parts: Callable[[FaceBuilder, Any], None]) -> Callable[..., Face]:
+    """A game's ``face(card, labels=PLAIN)`` from the function adding its parts."""
+    def face(card: Any, labels: Labels = PLAIN) -> Face:
+        builder = FaceBuilder(labels)
+        add_parts(builder, card)
+        tones = tuple(str(c) for c in (*(card.colors or ()), *(card.attributes or ())) if c)
+        return Face(tuple(builder.corner), tuple(builder.marks), tuple(builder.row), tuple(builder.bottom), tones)
+    face.__doc__ = "The card's generated face (a Card or a CardRecord)."
+    return face
+
+
+def picture_group_by_type(card: Any) -> tuple[str, Any]:
+    """Where the deck page's picture view puts a card: ``("type", card_type)`` (most games), or a game's
+    own key such as ``("level", 2)``; the apps order levels first, then the game's card types."""
+    return ("type", card.card_type)
+
+
+def series_of(set_code: str, work: str) -> str:
+    """The series (work) a set or card belongs to, as the data says: the card's work."""
+    return work or ""

@@ -21,7 +21,7 @@ from . import games as g
 if TYPE_CHECKING:
     from .cards import CardInput, CardRecord
     from .construction import DeckState
-    from .display import ChartData
+    from .display import ChartData, Face
 
 Problem = tuple[str, str]
 CardCheck = Callable[["CardInput"], list[Problem]]
@@ -56,6 +56,12 @@ class GameSpec:
     stat_line: Callable[..., str]
     # Deck-page chart data for the main deck's ``[(record, count)]``.
     deck_charts: Callable[[Sequence[tuple[CardRecord, int]]], list[ChartData]]
+    # The generated card face (``face(card, labels)``): the picture when a printing has no image.
+    face: Callable[..., Face] | None = None
+    # Where the deck page's picture view puts a card: ``("level", n)`` or ``("type", card_type)``.
+    picture_group: Callable[[Any], tuple[str, Any]] | None = None
+    # The series (work) of a set or card from its set code and work: ``series_of(set_code, work)``.
+    series_of: Callable[[str, str], str] | None = None
     copy_limit: Callable[[CardRecord], int] = standard_copy_limit
     # Game-specific entries appended to ``validate_deck``'s summary.
     deck_summary: Callable[[DeckState], dict[str, Any]] = no_summary
@@ -106,15 +112,20 @@ def spec_from_modules(game: str, cards: ModuleType, construction: ModuleType, id
     """A game's spec from its package's modules, by the names every game uses: ``cards.CHECKS``
     (``cards.cost_total``), ``construction.CHECKS`` (``construction.summary``),
     ``identity.card_identity``, ``identity.IDENTITY_WORDS`` (``identity.copy_limit``),
-    ``display.stat_line``, ``display.deck_charts``; the names in brackets only when the game has them.
+    ``display.stat_line``, ``display.deck_charts``, ``display.face`` (``display.picture_group``,
+    ``display.series_of``: else by card type and by work); the names in brackets only when the game has them.
     ``fields`` give the rest (``stats``, ``aliases``, ...)."""
     optional = {"cost_total": getattr(cards, "cost_total", None),
                 "deck_summary": getattr(construction, "summary", None),
                 "copy_limit": getattr(identity, "copy_limit", None)}
+    from .display import picture_group_by_type, series_of
+
+    shown = {"face": display.face, "picture_group": getattr(display, "picture_group", picture_group_by_type),
+             "series_of": getattr(display, "series_of", series_of)}
     return GameSpec(
         game=game, card_checks=cards.CHECKS, deck_checks=construction.CHECKS, identity=identity.card_identity,
         identity_words=identity.IDENTITY_WORDS, stat_line=display.stat_line, deck_charts=display.deck_charts,
-        **{name: value for name, value in optional.items() if value is not None}, **fields,
+        **{name: value for name, value in optional.items() if value is not None}, **shown, **fields,
     )
 
 

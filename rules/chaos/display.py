@@ -4,7 +4,18 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
+from ..display import (
+    ChartData,
+    FaceBuilder,
+    FaceStat,
+    Main,
+    StatLine,
+    basic_charts,
+    count,
+    face_from,
+    gettext_noop,
+    stat_line_from,
+)
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -26,3 +37,16 @@ def deck_charts(main: Main) -> list[ChartData]:
     return [*basic_charts(g.CHAOS, main, cost_key=None),
             ChartData("atk", gettext_noop("ATK spread (characters)"), atk, spread),
             ChartData("def", gettext_noop("DEF spread (characters)"), dfn, spread)]
+
+
+def _face(face: FaceBuilder, card: Any) -> None:
+    if card.timing:
+        face.marks.append(card.timing)
+    face.stat(face.bottom, "ATK", card.atk, big=True)
+    face.stat(face.bottom, "DEF", card.defense, big=True)
+    if card.partner_atk is not None or card.partner_def is not None:
+        face.bottom.append(FaceStat(face.labels.text(gettext_noop("Partner bonus")),
+                                    f"+{card.partner_atk or 0}/+{card.partner_def or 0}"))
+
+
+face = face_from(_face)

@@ -4,7 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
+from ..display import (
+    ChartData,
+    FaceBuilder,
+    Main,
+    StatLine,
+    basic_charts,
+    count,
+    face_from,
+    gettext_noop,
+    stat_line_from,
+)
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -23,3 +33,15 @@ def deck_charts(main: Main) -> list[ChartData]:
     return [*basic_charts(g.LYCEE, main),
             ChartData("ex", gettext_noop("EX total per attribute"), ex, g.LYCEE_ATTRIBUTES, unit="EX", colored=True,
                       labels="color")]
+
+
+def _face(face: FaceBuilder, card: Any) -> None:
+    face.stat(face.corner, "EX", card.ex, big=True)
+    face.stat(face.corner, gettext_noop("Cost"), card.cost)
+    face.stat(face.bottom, "AP", card.ap, big=True)
+    face.stat(face.bottom, "DP", card.dp, big=True)
+    face.stat(face.bottom, "SP", card.sp, big=True)
+    face.stat(face.bottom, "DMG", card.dmg)
+
+
+face = face_from(_face)

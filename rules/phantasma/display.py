@@ -4,7 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import ChartData, Main, StatLine, basic_charts, gettext_noop, stat_line_from
+from ..display import (
+    ChartData,
+    FaceBuilder,
+    FaceStat,
+    Main,
+    StatLine,
+    basic_charts,
+    face_from,
+    gettext_noop,
+    stat_line_from,
+)
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -35,3 +45,20 @@ def deck_charts(main: Main) -> list[ChartData]:
     return [*basic_charts(g.PHANTASMA, main),
             ChartData("spread", gettext_noop("Average ability value per attribute (characters)"), _ability_average(main),
                       g.PHANTASMA_ATTRIBUTES, unit=gettext_noop("points"), colored=True, labels="color")]
+
+
+def _face(face: FaceBuilder, card: Any) -> None:
+    face.stat(face.corner, gettext_noop("Cost"), card.cost, big=True)
+    face.stat(face.corner, gettext_noop("Usage condition"), card.ex_condition)
+    if card.mhp is not None:
+        face.stat(face.row, "MHP", card.mhp, big=True)
+        for a in g.PHANTASMA_ATTRIBUTES:
+            value = getattr(card, a)
+            face.row.append(FaceStat(face.labels.color(a), "–" if value is None else str(value)))
+    if card.attack_attribute:
+        color = face.labels.color
+        face.bottom.append(FaceStat(face.labels.text(gettext_noop("Attack attribute")), color(card.attack_attribute)))
+        face.bottom.append(FaceStat(face.labels.text(gettext_noop("Defense attribute")), color(card.defense_attribute or "")))
+
+
+face = face_from(_face)

@@ -4,7 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import games as g
-from ..display import ChartData, Main, StatLine, basic_charts, count, gettext_noop, stat_line_from
+from ..display import (
+    ChartData,
+    FaceBuilder,
+    Main,
+    StatLine,
+    basic_charts,
+    count,
+    face_from,
+    gettext_noop,
+    stat_line_from,
+)
 
 
 def _stats(line: StatLine, card: Any) -> None:
@@ -28,3 +38,28 @@ def deck_charts(main: Main) -> list[ChartData]:
         ChartData("triggers", gettext_noop("Trigger icons"), triggers, tuple(t for t in g.WS_TRIGGERS if triggers.get(t)),
                   unit=gettext_noop("icons"), labels="trigger"),
     ]
+
+
+def _face(face: FaceBuilder, card: Any) -> None:
+    face.stat(face.corner, gettext_noop("Level"), card.level, big=True)
+    face.stat(face.corner, gettext_noop("Cost"), card.cost)
+    face.marks.extend(face.labels.trigger(t) for t in card.triggers or ())
+    if card.counter:
+        face.marks.append(face.labels.text(gettext_noop("Counter")))
+    face.stat(face.bottom, gettext_noop("Power"), card.power, big=True)
+    face.stat(face.bottom, gettext_noop("Soul"), card.soul)
+
+
+face = face_from(_face)
+
+
+def picture_group(card: Any) -> tuple[str, Any]:
+    """The picture view groups Weiß Schwarz characters and events by level, climaxes apart."""
+    if card.card_type == "climax" or card.level is None:
+        return ("type", card.card_type)
+    return ("level", card.level)
+
+
+def series_of(set_code: str, work: str) -> str:
+    """A Weiß Schwarz series is its title code, the part of the set code before ``/`` (``DC/W01`` → ``DC``)."""
+    return work or (set_code.split("/", 1)[0] if "/" in set_code else "")

@@ -1,0 +1,88 @@
+"""The public deck list: every deck its owner made public, filtered by game, series, "contains card"
+and name; paged. (Deck formats are not in the data model yet: no format filter.)"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from catalog.selectors import card_all_codes, card_lookup, card_series, card_series_codes
+from rules import games as g
+from rules.construction import validate_deck
+from rules.registry import get_spec
+
+from .selectors import cards_resolve, deck_card_counts, public_deck_list
+
+PUBLIC_PAGE_SIZE = 25
+
+
+def _card_filter(game: str, text: str) -> tuple[Any, list[str] | None]:
+    """The card named by ``text`` (code, printing code or exact name) and the codes a deck may hold it
+    under; in every game when no game is chosen."""
+    for code in ([game] if game else list(g.GAMES)):
+        card = card_lookup(game=code, text=text)
+        if card is not None:
+            return card, card_all_codes(card=card)
+    return None, []
+
+
+def _series_codes(game: str, series: str) -> list[str]:
+    codes: list[str] = []
+    for code in ([game] if game else list(g.GAMES)):
+        codes += card_series_codes(game=code, series=series)
+    return codes
+
+
+def _describe(decks: list[Any]) -> None:
+    """Per listed deck: ``legal`` / ``problems``, ``cards`` (main deck count) and ``series`` (the series
+    most of its cards come from), with one catalog read per game present."""
+    counts = deck_card_counts(decks=decks)
+    by_game: dict[str, set[str]] = {}
+    for d in decks:
+        by_game.setdefault(d.game, set()).update(counts.get(d.pk, {}))
+    records = {game: cards_resolve(game=game, codes=codes) for game, codes in by_game.items()}
+    for d in decks:
+        cards = records.get(d.game, {})
+        report = validate_deck(d.game, d.zones or {}, cards)
+        d.legal, d.problems = report["valid"], len(report["errors"])
+        d.cards = d.card_count("main")
+        spec = get_spec(d.game)
+        series: Counter = Counter()
+        for code, n in counts.get(d.pk, {}).items():
+            rec = cards.get(code)
+            if rec is not None:
+                name = spec.series_of(rec.set_code, rec.work)
+                if name:
+                    series[name] += n
+        d.series = [name for name, _ in series.most_common(2)]
+
+
+def deck_public_view(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game") if request.GET.get("game") in g.GAMES else ""
+    q = request.GET.get("q", "")[:100].strip()
+    series = request.GET.get("series", "")[:128].strip()
+    card_text = request.GET.get("card", "")[:255].strip()
+    card, card_codes = _card_filter(game, card_text) if card_text else (None, None)
+    notes = []
+    if card_text and card is None:
+        notes.append(_("No card is called or coded “%(card)s”.") % {"card": card_text})
+    series_codes = _series_codes(game, series) if series else None
+    if series and not series_codes:
+        notes.append(_("No series is called “%(series)s”.") % {"series": series})
+    qs = public_deck_list(game=game, q=q, card_codes=card_codes, series_codes=series_codes)
+    paginator = Paginator(qs, PUBLIC_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    decks = list(page.object_list)
+    _describe(decks)
+    params = request.GET.copy()
+    params.pop("page", None)
+    return render(request, "decks/deck_public.html", {
+        "decks": decks, "page": page, "game": game, "q": q, "series": series, "card_text": card_text,
+        "card": card, "notes": notes, "games": [(c, g.GAME_NAMES[c]) for c in g.GAMES],
+        "series_names": [s["name"] for s in card_series(game=game)] if game else [],
+        "base_query": params.urlencode(), "filtered": bool(game or q or series or card_text),
+    })
