@@ -24,10 +24,11 @@ _BROKEN_MINUS = re.compile(r"(?<=を)\?(?=\d)")  # AlphaC2: ``レベルを?1`` (
 _NAME = re.compile(r"「[^」\n]*」")
 _SPACE = re.compile(r"[ \t\u3000]+")
 _BARE_STATE = re.compile(r"(?<!【)(レスト|スタンド|リバース)(?!】)(?=する|して|した|され|させ|しない|していない|している|し|状態|で置|で)")
+_GRANT_IN_NAME = re.compile(r"「(?=\s*【(?:自|永|起|カウンター)】)([^「」]*)」")
 _FIXES = (
-    (re.compile(r"「(?=【(?:自|永|起|カウンター)】)([^「」]*)」"), r"『\1』"),  # a granted ability in 「」
     (re.compile(r"(?<=\d)\.(?=\d)"), "\x00"),  # keep decimal points
-    (re.compile(r"(?<!\.)\.(?!\.)|。{2,}"), "。"),  # a sentence ended by "." ; "。。" (not "...")
+    (re.compile(r"(?<!\.)\.(?!\.)"), "。"),  # a sentence ended by "." (not "...")
+    (re.compile(r"。{2,}"), "。"),
     (re.compile("\x00"), "."),
     (re.compile(r"(?<!【)カウンター@"), "【カウンター】"),  # a lost icon: 【起】カウンター@助太刀
     (re.compile(r"\[\[(\d+)\]"), r"[(\1)"),  # [[1]手札…]: a stock cost in brackets
@@ -71,6 +72,7 @@ def normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("≪", "《").replace("≫", "》")
     text = _MINUS.sub("-", text)
     text = _BROKEN_MINUS.sub("-", text)
+    text = _GRANT_IN_NAME.sub(r"『\1』", text)  # a granted ability in 「」: before spaces go
     text = "\n".join(_strip_spaces(line) for line in text.split("\n"))
     text = _BARE_STATE.sub(r"【\1】", text)
     for pattern, repl in _FIXES:
