@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, F, OrderBy, Prefetch, Q, QuerySet
 from django.http import Http404
@@ -28,6 +29,7 @@ from rules.games import GAMES
 from .models import Card, CardPrinting, CardSet
 from .search import QueryError, compile_query, install_sqlite_regexp
 from .search.fields import lookup_field, lookup_order
+from .timeouts import SearchTimeout, search_deadline  # noqa: F401 - for the deck builder's search
 
 if TYPE_CHECKING:
     from .pictures import Picture
@@ -120,7 +122,10 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
     values = queryset.values(*fields)
     if connection.vendor != "postgresql":
         return list(values)
-    sql, params = values.query.sql_with_params()
+    try:
+        sql, params = values.query.sql_with_params()
+    except EmptyResultSet:  # a condition Django knows matches nothing (e.g. a value out of the column's range)
+        return []
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT row_to_json(t)::text FROM ({sql}) t", params)
         rows = cursor.fetchall()
@@ -198,6 +203,8 @@ def card_codes_resolve(*, game: str, codes: Iterable[str]) -> dict[str, str]:
 
 
 SUGGEST_MIN_SIMILARITY = 0.3
+SUGGEST_MAX_WORDS = 4  # "did you mean" compares at most this many name words ...
+SUGGEST_MAX_CHARS = 40  # ... and this many characters of them
 
 
 def _name_words(node: Any, negated: bool = False) -> list[str]:
@@ -237,6 +244,9 @@ def card_suggest(*, q: str, game: str | None = None, limit: int = 5) -> list[Car
     # Names as printed (case-folded by pg_trgm itself): the folded column has no spaces, and
     # trigram similarity needs the word boundaries.
     wanted = unicodedata.normalize("NFKC", " ".join(words)).strip()
+    # Cut before any SQL: every trigram of a long input is looked up and compared with each
+    # candidate name (a long no-match name: query spent ~13 s here; issue 19).
+    wanted = " ".join(wanted.split()[:SUGGEST_MAX_WORDS])[:SUGGEST_MAX_CHARS].strip()
     if len(wanted.replace(" ", "")) < 3:
         return []
     qs = Card.objects.all()

@@ -18,12 +18,14 @@ from rules import games as g
 
 from ..filters import CardFilterBackend, CardFilterSet
 from ..selectors import _finish_order, card_get, card_rows, card_search, card_suggest, parse_order
+from ..timeouts import search_deadline
 from .pagination import CardPagination
 from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardSerializer, card_urls
 
 _ERRORS = {
     400: error_response("bad query, order or filter parameter"),
     404: error_response("no such page or card"),
+    503: error_response("the search ran past the statement timeout (code search_timeout; Retry-After)"),
 }
 
 
@@ -63,15 +65,19 @@ class CardListView(generics.ListAPIView):
         return card_rows(queryset, CARD_API_FIELDS)
 
     def list(self, request, *args, **kwargs):
-        response = super().list(request, *args, **kwargs)
-        # "Did you mean": only when nothing matched and the query has name words to compare.
-        suggestions = []
-        if response.data.get("count") == 0 and request.query_params.get("q"):
-            game = request.query_params.get("game")
-            for card in card_suggest(q=request.query_params["q"], game=game if game in g.GAMES else None):
-                url, api_url = card_urls(card.game, card.code)
-                suggestions.append({"game": card.game, "code": card.code, "name": card.name,
-                                    "similarity": round(float(card.similarity), 3), "url": url, "api_url": api_url})
+        # Every statement of the search (count, page, "did you mean") under the search timeout:
+        # one running past it is stopped by the database and answered 503 (catalog/timeouts.py).
+        with search_deadline():
+            response = super().list(request, *args, **kwargs)
+            # "Did you mean": only when nothing matched and the query has name words to compare.
+            suggestions = []
+            if response.data.get("count") == 0 and request.query_params.get("q"):
+                game = request.query_params.get("game")
+                for card in card_suggest(q=request.query_params["q"], game=game if game in g.GAMES else None):
+                    url, api_url = card_urls(card.game, card.code)
+                    suggestions.append({"game": card.game, "code": card.code, "name": card.name,
+                                        "similarity": round(float(card.similarity), 3), "url": url,
+                                        "api_url": api_url})
         response.data["suggestions"] = suggestions
         return response
 

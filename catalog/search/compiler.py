@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef, Q
 from rules import games as g
 
 from ..textnorm import fold
+from .cost import price
 from .errors import QueryError
 from .fields import (
     BOOL,
@@ -275,6 +276,7 @@ def _top_level_games(node: Node | None, query: str) -> tuple[str, ...] | None:
 def compile_query(q: str, *, game: str | None = None, vendor: str = "sqlite") -> CompiledQuery:
     """Parse and compile a query string. ``game`` restricts to one game like a ``game:`` term."""
     node = parse(q)
+    price(node, q)  # regex terms, counted repeats, OR width (cost.py): a 400 before any SQL
     games = _top_level_games(node, q)
     if game is not None:
         games = (game,) if games is None else tuple(x for x in games if x == game)

@@ -1,0 +1,85 @@
+"""A database statement timeout for a block of code, on PostgreSQL and on SQLite.
+
+``statement_timeout(seconds)`` runs the block in a transaction whose statements the database stops
+after ``seconds``; a stopped statement raises ``StatementTimeout`` (the transaction is rolled back),
+so a slow query can never hold a web worker for longer than that.
+
+- PostgreSQL: ``set_config('statement_timeout', ..., true)``, i.e. ``SET LOCAL``: only for this
+  transaction. Inside an outer transaction (a test, an ``atomic`` view) the previous value is put
+  back when the block ends.
+- SQLite: a progress handler that interrupts the running statement once the deadline has passed
+  (checked every ``SQLITE_STEPS`` virtual-machine steps; removed when the block ends).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
+
+SQLITE_STEPS = 1000
+
+
+class StatementTimeout(Exception):
+    """A statement ran past the deadline of ``statement_timeout`` and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"a statement ran longer than {seconds:g} s and was stopped")
+        self.seconds = seconds
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """True for the database's "statement stopped" error (PostgreSQL 57014, SQLite "interrupted")."""
+    cause = exc.__cause__ or exc
+    if getattr(cause, "sqlstate", None) == "57014":  # query_canceled
+        return True
+    return type(cause).__name__ == "QueryCanceled" or "interrupted" in str(cause).lower()
+
+
+@contextmanager
+def statement_timeout(seconds: float, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+    """Run the block in a transaction whose statements stop after ``seconds`` (see the module)."""
+    conn = connections[using]
+    nested = conn.in_atomic_block
+    try:
+        with transaction.atomic(using=using):
+            restore = _arm(conn, seconds, nested)
+            try:
+                yield
+            except BaseException:
+                # PostgreSQL: the rollback (to the savepoint, when nested) undoes the SET LOCAL too.
+                _disarm(conn, restore, restore_previous=False)
+                raise
+            _disarm(conn, restore, restore_previous=True)
+    except OperationalError as exc:
+        if is_timeout(exc):
+            raise StatementTimeout(seconds) from exc
+        raise
+
+
+def _arm(conn: Any, seconds: float, nested: bool) -> Any:
+    if conn.vendor == "postgresql":
+        with conn.cursor() as cursor:
+            previous = None
+            if nested:
+                cursor.execute("SELECT current_setting('statement_timeout')")
+                previous = cursor.fetchone()[0]
+            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{max(1, int(seconds * 1000))}ms"])
+        return ("postgresql", previous)
+    if conn.vendor == "sqlite":
+        conn.ensure_connection()
+        deadline = time.monotonic() + seconds
+        conn.connection.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, SQLITE_STEPS)
+        return ("sqlite", None)
+    return (conn.vendor, None)
+
+
+def _disarm(conn: Any, restore: Any, *, restore_previous: bool) -> None:
+    vendor, previous = restore
+    if vendor == "postgresql" and previous is not None and restore_previous and not conn.needs_rollback:
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
+    elif vendor == "sqlite" and conn.connection is not None:
+        conn.connection.set_progress_handler(None, 0)
