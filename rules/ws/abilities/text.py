@@ -2,13 +2,17 @@
 
 :func:`normalise`: NFKC (full-width digits, signs and brackets become ASCII: ``＋１０００`` →
 ``+1000``, ``［`` → ``[``), circled cost digits ``①`` → ``(1)``, every minus-like sign → ``-``,
-``≪≫`` → ``《》``, ``【レスト】``/``【スタンド】`` written without brackets get them, and no
-whitespace outside 「card names」 (Japanese needs none; HOTC lines carry stray spaces).
+``≪≫`` → ``《》``, ``【レスト】``/``【スタンド】`` written without brackets get them, a granted
+ability written in 「」 gets 『』, no whitespace outside 「card names」 (Japanese needs none; HOTC
+lines carry stray spaces), and the sources' quirks in one spelling (``置き場``, ``[1]`` for
+``[(1)]``, ``一枚``, ``2体``, a sentence ended by ``.``, an English marker before a Japanese line,
+a lost ``【`` or ``『``). Normalising twice changes nothing.
 
 :func:`split_abilities`: the text cut before each ability marker ``【自】 【永】 【起】 【カウンター】``
 that starts an ability (at the top level, not inside 「」『』(); not a marker used as a noun, as in
 ``【起】を使った時`` or ``【自】の効果``; ``【起】【カウンター】`` stays one ability) and at line
-breaks, except that reminder text in ``(…)`` on a line of its own belongs to the ability before it.
+breaks, except that a line not starting with a marker (reminder text, ``Xは…``, ``●…``) goes on
+with the ability before it.
 """
 from __future__ import annotations
 
@@ -25,26 +29,28 @@ _NAME = re.compile(r"「[^」\n]*」")
 _SPACE = re.compile(r"[ \t\u3000]+")
 _BARE_STATE = re.compile(r"(?<!【)(レスト|スタンド|リバース)(?!】)(?=する|して|した|され|させ|しない|していない|している|し|状態|で置|で)")
 _GRANT_IN_NAME = re.compile(r"「(?=\s*【(?:自|永|起|カウンター)】)([^「」]*)」")
-_FIXES = (
-    (re.compile(r"(?<=\d)\.(?=\d)"), "\x00"),  # keep decimal points
-    (re.compile(r"(?<!\.)\.(?!\.)"), "。"),  # a sentence ended by "." (not "...")
-    (re.compile(r"。{2,}"), "。"),
-    (re.compile("\x00"), "."),
-    (re.compile(r"(?<!【)カウンター@"), "【カウンター】"),  # a lost icon: 【起】カウンター@助太刀
-    (re.compile(r"\[\[(\d+)\]"), r"[(\1)"),  # [[1]手札…]: a stock cost in brackets
-    (re.compile(r"\[(\d+)\]"), r"[(\1)]"),  # [1]: a stock cost without its parentheses
-    (re.compile(r"置き場"), "置場"),  # one spelling of the zones
-    (re.compile(r"^【C】|(?<=\n)【C】"), "【永】"),  # an English marker before a Japanese line (HOTC)
-    (re.compile(r"^【A】|(?<=\n)【A】"), "【自】"),
-    (re.compile(r"^【S】|(?<=\n)【S】"), "【起】"),
-    (re.compile(r"[一二三四五](?=枚)"), lambda m: str("一二三四五".index(m.group()) + 1)),  # 一枚 → 1枚
-    (re.compile(r"にに(?=、)"), "に"),  # a doubled particle
-    (re.compile(r"(?<=\d)体(?=まで|選|を|、)"), "枚"),  # 2体まで: characters counted as 体
-    (re.compile(r"(次の能力を(?:得る|与える)。)(?=【(?:自|永|起|カウンター)】[^『』]*』)"), r"\1『"),  # a lost 『
+# Source quirks, each with a needle: the pattern runs only on a text that contains it.
+_FIXES: tuple[tuple[str, re.Pattern[str], object], ...] = (
+    (".", re.compile(r"(?<=\d)\.(?=\d)"), "\x00"),  # keep decimal points
+    (".", re.compile(r"(?<!\.)\.(?!\.)"), "。"),  # a sentence ended by "." (not "...")
+    ("。。", re.compile(r"。{2,}"), "。"),
+    ("\x00", re.compile("\x00"), "."),
+    ("カウンター@", re.compile(r"(?<!【)カウンター@"), "【カウンター】"),  # a lost icon: 【起】カウンター@助太刀
+    ("[[", re.compile(r"\[\[(\d+)\]"), r"[(\1)"),  # [[1]手札…]: a stock cost in brackets
+    ("[", re.compile(r"\[(\d+)\]"), r"[(\1)]"),  # [1]: a stock cost without its parentheses
+    ("置き場", re.compile(r"置き場"), "置場"),  # one spelling of the zones
+    ("【C】", re.compile(r"^【C】|(?<=\n)【C】"), "【永】"),  # an English marker before a Japanese line (HOTC)
+    ("【A】", re.compile(r"^【A】|(?<=\n)【A】"), "【自】"),
+    ("【S】", re.compile(r"^【S】|(?<=\n)【S】"), "【起】"),
+    ("枚", re.compile(r"[一二三四五](?=枚)"), lambda m: str("一二三四五".index(m.group()) + 1)),  # 一枚 → 1枚
+    ("にに", re.compile(r"にに(?=、)"), "に"),  # a doubled particle
+    ("体", re.compile(r"(?<=\d)体(?=まで|選|を|、)"), "枚"),  # 2体まで: characters counted as 体
+    ("次の能力を", re.compile(r"(次の能力を(?:得る|与える)。)(?=【(?:自|永|起|カウンター)】[^『』]*』)"), r"\1『"),  # a lost 『
     # …次の能力を与える。『【永】…』あなたは…: a granted ability ends its sentence
-    (re.compile(r"(『【(?:自|永|起|カウンター)】[^『』]*(?:『[^『』]*』[^『』]*)*』)(?=[^をにがとのでもやか、。)\]』」\n(])"), r"\1。"),
-    (re.compile(r"(?<=している)、(?=[《「]|カード名)"), ""),  # 【スタンド】している、《A》か《B》のキャラ
-    (re.compile(r"(?<=[^」!])!+$|(?<=[^」!])!+(?=\n)"), ""),  # !!!!! after the text
+    ("『【", re.compile(r"(『【(?:自|永|起|カウンター)】[^『』]*(?:『[^『』]*』[^『』]*)*』)(?=[^をにがとのでもやか、。)\]』」\n(])"),
+     r"\1。"),
+    ("している、", re.compile(r"(?<=している)、(?=[《「]|カード名)"), ""),  # 【スタンド】している、《A》か《B》のキャラ
+    ("!", re.compile(r"(?<=[^」!])!+$|(?<=[^」!])!+(?=\n)"), ""),  # !!!!! after the text
 )
 _LOST_BRACKET = re.compile(r"^(自|永|起)】")
 _OPEN = "「『("
@@ -75,8 +81,9 @@ def normalise(text: str) -> str:
     text = _GRANT_IN_NAME.sub(r"『\1』", text)  # a granted ability in 「」: before spaces go
     text = "\n".join(_strip_spaces(line) for line in text.split("\n"))
     text = _BARE_STATE.sub(r"【\1】", text)
-    for pattern, repl in _FIXES:
-        text = pattern.sub(repl, text)
+    for needle, pattern, repl in _FIXES:
+        if needle in text:
+            text = pattern.sub(repl, text)  # type: ignore[arg-type]
     return _LOST_BRACKET.sub(r"【\1】", text.strip())
 
 
