@@ -38,6 +38,12 @@ TRIGGER_LABELS: dict[str, Promise] = {
     "shot": pgettext_lazy("trigger", "shot"), "gate": pgettext_lazy("trigger", "gate"),
     "choice": pgettext_lazy("trigger", "choice"), "standby": pgettext_lazy("trigger", "standby"),
 }
+# What players call a trigger icon by its picture (the search help lists them; the search accepts them).
+TRIGGER_ICON_LABELS: dict[str, Promise] = {
+    "comeback": pgettext_lazy("trigger icon", "door"), "draw": pgettext_lazy("trigger icon", "book"),
+    "pool": pgettext_lazy("trigger icon", "bag"), "return": pgettext_lazy("trigger icon", "wind"),
+    "treasure": pgettext_lazy("trigger icon", "gold bar"), "gate": pgettext_lazy("trigger icon", "gate"),
+}
 
 
 def type_label(value: str) -> str:

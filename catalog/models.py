@@ -17,7 +17,7 @@ from rules import games as g
 from rules.cards import CARD_FIELDS, NUMERIC_STATS, CardRecord, validate_card
 
 from .labels import TYPE_LABELS
-from .textnorm import fold, fold_names, script_language
+from .textnorm import fold_card, script_language
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 CARD_TYPE_CHOICES = [(t, TYPE_LABELS.get(t, t.replace("_", " "))) for t in g.ALL_CARD_TYPES]
@@ -27,8 +27,8 @@ FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_pe
 
 
 # Columns whose folded copies the search matches (see ``Card.fold_fields``).
-FOLD_SOURCES = frozenset({"name", "alt_names", "text", "translations"})
-FOLDED_FIELDS = ("name_folded", "text_folded")
+FOLD_SOURCES = frozenset({"code", "name", "alt_names", "text", "translations"})
+FOLDED_FIELDS = ("name_folded", "text_folded", "code_folded")
 
 
 class CardQuerySet(models.QuerySet):
@@ -125,6 +125,9 @@ class Card(models.Model):
     translations = models.JSONField(default=dict, blank=True, help_text='{"en": {"name": "...", "text": "..."}}')
     name_folded = models.TextField(blank=True, default="", editable=False)
     text_folded = models.TextField(blank=True, default="", editable=False)
+    # The code as players type it (catalog.textnorm.fold_code: upper case, letters and digits only):
+    # bare codes and code: prefixes in the search (btree text_pattern_ops on PostgreSQL, migration 0009).
+    code_folded = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     objects = CardQuerySet.as_manager()
 
@@ -145,12 +148,9 @@ class Card(models.Model):
         return f"{self.code} {self.name}"
 
     def fold_fields(self) -> None:
-        """Recompute the folded search columns from name, alternate names and text."""
-        other = [t for t in (self.translations or {}).values() if isinstance(t, dict)]
-        names = [*(self.alt_names or []), *(t.get("name") for t in other)]
-        self.name_folded = fold_names(self.name, [n for n in names if isinstance(n, str)])
-        texts = [self.text, *(t.get("text") for t in other)]
-        self.text_folded = "\n".join(f for f in (fold(x) for x in texts if isinstance(x, str)) if f)
+        """Recompute the folded search columns from code, name, alternate names, text and translations."""
+        self.name_folded, self.text_folded, self.code_folded = fold_card(
+            code=self.code, name=self.name, alt_names=self.alt_names, text=self.text, translations=self.translations)
 
     def text_in(self, language: str) -> dict[str, str]:
         """The name and text to show a reader of ``language``: ``{"name", "text", "flavor", "language"}``;

@@ -79,6 +79,13 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     qs = Card.objects.filter(compiled.q)
     if game is not None:
         qs = qs.filter(game=game)
+    if compiled.code_words and not compiled.order:
+        # a bare card code (AB/W11-002, ab-w11-002): the card with exactly that code first
+        from django.db.models import Case, IntegerField, Value, When
+
+        first = Case(When(code_folded__in=compiled.code_words, then=Value(0)), default=Value(1),
+                     output_field=IntegerField())
+        return qs.order_by(first, *_finish_order([]))
     return qs.order_by(*_finish_order(compiled.order))
 
 
@@ -185,7 +192,9 @@ def catalog_card_records(*, game: str) -> Iterator[CardRecord]:
 
 def card_codes_resolve(*, game: str, codes: Iterable[str]) -> dict[str, str]:
     """Printed code → catalog card code for ``game``: card codes first, then printing codes
-    (``CardPrinting``), then WS codes written with ``-`` for ``/``. Codes not found are absent."""
+    (``CardPrinting``), then WS codes written with ``-`` for ``/``, then codes as players type them
+    (any case, with or without the set's slash: ``ab-w11-002``, ``abw11-002``; ``Card.code_folded``)
+    when exactly one card of ``game`` has that form. Codes not found are absent."""
     wanted = {c for c in codes if c}
     if not wanted:
         return {}
@@ -199,6 +208,21 @@ def card_codes_resolve(*, game: str, codes: Iterable[str]) -> dict[str, str]:
         official = {official_ws_code(c): c for c in rest}
         for code in Card.objects.filter(game=game, code__in=list(official)).values_list("code", flat=True):
             found[official[code]] = code
+    rest = wanted - set(found)
+    if rest:  # any case, separators optional: one card only, else it stays unknown (never a guess)
+        from .textnorm import fold_code
+
+        folded: dict[str, list[str]] = {}
+        for c in rest:
+            if fold_code(c):
+                folded.setdefault(fold_code(c), []).append(c)
+        matches: dict[str, list[str]] = {}
+        for code, key in Card.objects.filter(game=game, code_folded__in=list(folded)).values_list("code", "code_folded"):
+            matches.setdefault(key, []).append(code)
+        for key, codes_ in matches.items():
+            if len(codes_) == 1:
+                for typed in folded[key]:
+                    found[typed] = codes_[0]
     return found
 
 

@@ -19,6 +19,7 @@ from .search import QueryError
 from .search.fields import FIELDS, NUMBER
 from .pictures import attach_pictures, best_picture
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
+from .search.localized import value_words
 from .selectors import (
     _finish_order,
     card_get,
@@ -240,7 +241,7 @@ def search_help_view(request: HttpRequest) -> HttpResponse:
               for row in card_series(game=game)]
         {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
          "games": _games_names(f.games) if f.games else _("all games"),
-         "operators": " ".join(f.operators), "values": f.values}
+         "operators": " ".join(f.operators), "values": [_value_with_words(f.name, v) for v in f.values]}
         for f in FIELDS
     ]
     return render(request, "catalog/search_help.html", {
@@ -267,6 +268,13 @@ def series_detail_view(request: HttpRequest, game: str, series: str) -> HttpResp
         "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
         "general_examples": [(q, _(d)) for q, d in GENERAL_EXAMPLES],
     })
+
+
+def _value_with_words(field: str, value: str) -> str:
+    """An enumerated value with the words the pages show for it in the reader's language, which the
+    search accepts too: ``comeback (カムバック, 扉)``."""
+    words = value_words(field, value)
+    return f"{value} ({pgettext('list separator', ', ').join(words)})" if words else value
 
 
 def _games_names(games: tuple[str, ...]) -> str:

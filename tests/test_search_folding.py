@@ -147,7 +147,7 @@ def test_import_service_folds_created_and_updated_cards(db):
 def test_fold_function_rules():
     assert fold("ＡＰ＋３") == "ap+3"
     assert fold("クリムゾン・フィナーレ") == fold("くりむぞんふぃなーれ") == fold("ｸﾘﾑｿﾞﾝ･ﾌｨﾅｰﾚ")
-    assert fold("「約束」〔の〕場所／ＸＹ") == "約束の場所xy"
+    assert fold("「約束」〔の〕場所／ＸＹ") == "约束の场所xy"  # kanji in their Simplified form (OpenCC)
     assert fold_names("A・B", ["a b", "Ｃ"]) == "ab\nc"
 
 

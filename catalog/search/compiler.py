@@ -7,6 +7,7 @@ PostgreSQL, see migration 0002/0003 of the catalog).
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from rules import games as g
 
-from ..textnorm import fold
+from ..textnorm import fold, fold_code
 from .cost import price
 from .errors import QueryError
 from .fields import (
@@ -37,6 +38,7 @@ from .fields import (
     normalize_name,
 )
 from .grammar import And, Node, Not, Or, Term, parse
+from .localized import values_for_word
 from .regex import for_vendor, validate_regex
 
 MAX_NUMBER = 10**9
@@ -51,10 +53,18 @@ class CompiledQuery:
     order: list[str] = field(default_factory=list)  # e.g. ["-power"]; empty = default ordering
     games: tuple[str, ...] | None = None  # games the query is restricted to (top-level game: terms)
     uses_regex: bool = False
+    # Folded codes typed as bare words (``AB/W11-002``): the card with exactly that code sorts first.
+    code_words: tuple[str, ...] = ()
 
 
 def _norm_value(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
+
+
+# A bare word that may be a card code or its start: letters and digits with the codes' separators
+# (``AB/W11-002``, ``ab-w11``, ``LO-0012``, ``SKY/W90*``), holding a digit or the set's slash.
+_CODE_WORD = re.compile(r"[0-9A-Za-z]+(?:[/\-._][0-9A-Za-z]+)*[/\-]?\*?")
+_TRAIT_BRACKETS = "《》≪≫"
 
 
 class _Compiler:
@@ -65,6 +75,7 @@ class _Compiler:
         self.order_field: tuple[str, int] | None = None
         self.direction: str | None = None
         self.uses_regex = False
+        self.code_words: list[str] = []
 
     def error(self, code: str, message: str, pos: int) -> QueryError:
         return QueryError(code, message, pos, self.query)
@@ -90,6 +101,13 @@ class _Compiler:
         if t.field is None:
             if t.value.kind == "regex":
                 return self.text_regex(t)
+            if t.value.kind == "word":
+                code = self.code_word(value)
+                if code:
+                    if not negated:
+                        self.code_words.append(code)
+                    # a card code or its start (AB/W11-002, ab-w11, ABW11-0): that card, or a name
+                    return self.name_q(value) | Q(code_folded__startswith=code)
             return self.name_q(value)
         spec = lookup_field(t.field)
         if spec is None:
@@ -137,20 +155,28 @@ class _Compiler:
                 return ~(Q(**{f"{spec.column}__lt": n}) | Q(**{f"{spec.column}__gt": n}))
             return Q(**{f"{spec.column}__{_OP_LOOKUP[t.op]}": n})
         if kind == FACET:
-            facet_value = value.lower()
-            if spec.column == "keywords":
-                facet_value = facet_value.replace("-", "_").replace(" ", "_")
-            elif spec.column == "slots":
-                facet_value = facet_value.replace("_", "-")
-            if spec.values and facet_value not in spec.values and facet_value not in {v.lower() for v in spec.values}:
-                raise self.error(
-                    "bad_value",
-                    f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}",
-                    vpos,
-                )
+            if spec.column == "traits":  # trait:《音楽》 as the cards print it
+                value = value.strip(_TRAIT_BRACKETS).strip()
+                if not value:
+                    raise self.error("bad_value", f"'{t.field}' needs a value", vpos)
+            facet_values = {self.facet_value(spec, value)}
+            known = {v.lower() for v in spec.values}
+            if spec.values and not facet_values & known:
+                # a word the pages show for a value, in any interface language (トリガー:扉, 色:黄)
+                facet_values = {v.lower() for v in values_for_word(spec.name, value)}
+                if not facet_values:
+                    raise self.error(
+                        "bad_value",
+                        f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}",
+                        vpos,
+                    )
             from catalog.models import CardFacet
 
-            has = Q(Exists(CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column, value=facet_value)))
+            facets = CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column)
+            if len(facet_values) == 1:
+                has = Q(Exists(facets.filter(value=next(iter(facet_values)))))
+            else:
+                has = Q(Exists(facets.filter(value__in=sorted(facet_values))))
             if spec.column == "slots":
                 # No position restriction means the character may enter any slot.
                 unrestricted = Q(game__in=spec.games, card_type="character") & ~Q(
@@ -171,24 +197,19 @@ class _Compiler:
         if kind == CONTAINS:
             return Q(**{f"{spec.column}__icontains": value})
         if kind == EXACT:
-            if value.endswith("*"):
+            prefix = value.endswith("*")
+            if spec.column == "code":  # code:ab-w11-002, code:ABW11* (catalog.textnorm.fold_code)
+                folded = fold_code(value[:-1] if prefix else value)
+                if folded:
+                    return Q(code_folded__startswith=folded) if prefix else Q(code_folded=folded)
+            if prefix:
                 return Q(**{f"{spec.column}__istartswith": value[:-1]})
             return Q(**{f"{spec.column}__iexact": value})
         if kind == ENUM:
-            key = normalize_name(value).replace(" ", "_")
-            if spec.column == "card_type":
-                key = key.replace("-", "_")
-            allowed = {v.lower(): v for v in spec.values}
-            if key not in allowed:
-                raise self.error(
-                    "bad_value", f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}", vpos
-                )
-            stored = allowed[key]
-            if spec.column == "bonus_mark":
-                stored = "" if stored == "none" else stored.upper()
-            elif spec.column == "timing":
-                stored = stored.upper()
-            return Q(**{spec.column: stored})
+            stored = self.enum_values(spec, value, vpos)
+            if len(stored) == 1:
+                return Q(**{spec.column: stored[0]})
+            return Q(**{f"{spec.column}__in": stored})
         if kind == BOOL:
             low = value.lower()
             if low not in _YES | _NO:
@@ -211,6 +232,49 @@ class _Compiler:
             self.direction = low
             return None
         raise AssertionError(kind)  # pragma: no cover
+
+    @staticmethod
+    def facet_value(spec: FieldSpec, value: str) -> str:
+        """A typed list value as ``CardFacet.value`` stores it (lower case; keywords with ``_``)."""
+        facet_value = value.lower()
+        if spec.column == "keywords":
+            facet_value = facet_value.replace("-", "_").replace(" ", "_")
+        elif spec.column == "slots":
+            facet_value = facet_value.replace("_", "-")
+        return facet_value
+
+    def enum_values(self, spec: FieldSpec, value: str, vpos: int) -> list[str]:
+        """The stored values an enumerated value names: the English code (``climax``), or a word the
+        pages show for it in any interface language (``クライマックス``, ``高潮卡``)."""
+        key = normalize_name(value).replace(" ", "_")
+        if spec.column == "card_type":
+            key = key.replace("-", "_")
+        allowed = {v.lower(): v for v in spec.values}
+        if key in allowed:
+            names = [allowed[key]]
+        else:
+            names = sorted(allowed[v.lower()] for v in values_for_word(spec.name, value) if v.lower() in allowed)
+            if not names:
+                raise self.error(
+                    "bad_value", f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}", vpos
+                )
+        if spec.column == "bonus_mark":
+            return ["" if n == "none" else n.upper() for n in names]
+        if spec.column == "timing":
+            return [n.upper() for n in names]
+        return names
+
+    @staticmethod
+    def code_word(value: str) -> str:
+        """The folded code a bare word may be (``AB/W11-002`` → ``ABW11002``), or "" when it is not
+        code-like: letters and digits with ``/ - . _``, holding a digit or a slash, 3+ characters."""
+        if not _CODE_WORD.fullmatch(value):
+            return ""
+        body = value.rstrip("*")
+        if not (any(ch.isdigit() for ch in body) or "/" in body):
+            return ""
+        code = fold_code(body)
+        return code if len(code) >= 3 else ""
 
     def number(self, value: str, pos: int, fld: str) -> int:
         text = value.replace(",", "").replace("_", "")
@@ -286,4 +350,5 @@ def compile_query(q: str, *, game: str | None = None, vendor: str = "sqlite") ->
     if comp.order_field is not None or comp.direction is not None:
         column = comp.order_field[0] if comp.order_field else "name"
         order = [("-" if comp.direction == "desc" else "") + column]
-    return CompiledQuery(q=cond if cond is not None else Q(), order=order, games=games, uses_regex=comp.uses_regex)
+    return CompiledQuery(q=cond if cond is not None else Q(), order=order, games=games, uses_regex=comp.uses_regex,
+                         code_words=tuple(dict.fromkeys(comp.code_words)))

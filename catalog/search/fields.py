@@ -180,7 +180,15 @@ ORDER_FIELDS: dict[str, str] = {
 
 
 def lookup_field(name: str) -> FieldSpec | None:
-    return FIELDS_BY_NAME.get(normalize_name(name))
+    """The field for a name or alias, else for a word the pages show for it in any interface language
+    (``catalog/search/localized.py``: ``トリガー``, ``特徴``, ``颜色``; folded, so ``等級`` = ``等级``)."""
+    spec = FIELDS_BY_NAME.get(normalize_name(name))
+    if spec is None:
+        from .localized import field_for_word
+
+        canonical = field_for_word(name)
+        spec = FIELDS_BY_NAME.get(canonical) if canonical else None
+    return spec
 
 
 def lookup_order(name: str) -> str | None:
@@ -188,7 +196,7 @@ def lookup_order(name: str) -> str | None:
     key = normalize_name(name)
     if key in ORDER_FIELDS:
         return ORDER_FIELDS[key]
-    spec = FIELDS_BY_NAME.get(key)
+    spec = lookup_field(name)
     if spec is not None and spec.name in ORDER_FIELDS:
         return ORDER_FIELDS[spec.name]
     return None

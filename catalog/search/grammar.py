@@ -4,11 +4,15 @@
     or_expr    := and_expr ("or" and_expr)*
     and_expr   := unary (["and"] unary)*          -- juxtaposition means AND
     unary      := "-" unary | "(" or_expr ")" | term
-    term       := FIELD OP value | value
+    term       := FIELD OP value | value | 《trait》 | 「name」
     value      := WORD | "quoted string" | 'quoted string' | /regex/
 
 ``FIELD OP`` is one token (``power>=``, ``t:``), so a bare word such as ``power`` is a name search
 and ``slot:AF-C`` keeps its hyphen. AND binds tighter than OR, as on Scryfall.
+
+Japanese brackets as the cards print them: ``《音楽》`` (or ``≪音楽≫``) is ``trait:"音楽"``, ``「結弦」``
+is ``name:"結弦"`` — when the bracket starts a term and its closing one ends it (``「約束」の場所`` stays
+one name word).
 """
 from __future__ import annotations
 
@@ -34,6 +38,8 @@ GRAMMAR = r"""
 
 term: FIELDOP value      -> cmp
     | value              -> bare
+    | TRAIT              -> trait
+    | NAMEQ              -> quoted_name
 
 ?value: WORD | STRING | REGEX
 
@@ -45,6 +51,8 @@ LPAR: "("
 RPAR: ")"
 STRING: /"(?:[^"\\]|\\.)*"/ | /'(?:[^'\\]|\\.)*'/
 REGEX.2: /\/(?:[^\/\\]|\\.)+\//
+TRAIT.3: /《[^》]*》(?=[\s()《≪「]|$)/ | /≪[^≫]*≫(?=[\s()《≪「]|$)/
+NAMEQ.3: /「[^」]*」(?=[\s()《≪「]|$)/
 WORD: /[^\s()"'\-!][^\s()"]*/
 
 %import common.WS
@@ -122,6 +130,14 @@ class _ToAst(Transformer):
         return Term(None, ":", v, v.pos)
 
     @v_args(inline=True)
+    def trait(self, tok: Token) -> Term:
+        return Term("trait", ":", Value(str(tok)[1:-1], "string", tok.start_pos + 1), tok.start_pos)
+
+    @v_args(inline=True)
+    def quoted_name(self, tok: Token) -> Term:
+        return Term("name", ":", Value(str(tok)[1:-1], "string", tok.start_pos + 1), tok.start_pos)
+
+    @v_args(inline=True)
     def neg(self, tok: Token, child: Node) -> Not:
         return Not(child, tok.start_pos)
 
@@ -137,6 +153,9 @@ class _ToAst(Transformer):
 
     def start(self, children: list[Node]) -> Node | None:
         return children[0] if children else None
+
+
+_BRACKETS = {"《": "》", "≪": "≫", "「": "」"}  # opening -> closing (TRAIT and NAMEQ above)
 
 
 def _prescan(q: str) -> None:
@@ -156,6 +175,14 @@ def _prescan(q: str) -> None:
             i = j + 1
             prev_boundary = False
             continue
+        if ch in _BRACKETS and prev_boundary:  # 《trait》 / 「name」: skip their content, as the lexer does
+            j = q.find(_BRACKETS[ch], i + 1)
+            if j < 0:
+                raise QueryError("unterminated_string", f"the {ch} at position {i} is never closed", i, q)
+            if j + 1 == n or q[j + 1].isspace() or q[j + 1] in "()" or q[j + 1] in _BRACKETS:
+                i = j + 1
+                prev_boundary = False
+                continue
         if ch == "(":
             stack.append(i)
             if len(stack) > MAX_DEPTH:
@@ -181,6 +208,7 @@ def _prescan(q: str) -> None:
 _EXPECTED_NAMES = {
     "WORD": "a word", "STRING": "a quoted value", "REGEX": "a /regex/", "LPAR": "'('", "RPAR": "')'",
     "FIELDOP": "a field", "NEG": "'-'", "_OR": "'or'", "_AND": "'and'", "$END": "the end of the query",
+    "TRAIT": "a 《trait》", "NAMEQ": "a 「name」",
 }
 
 
