@@ -8,17 +8,23 @@ know raises :class:`NotUnderstood` with the sentence, which becomes the ability'
 from __future__ import annotations
 
 import re
+from functools import cache, lru_cache
 from typing import Any
 
+from lark import Lark
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from rules.abilities import Ability, Effect
 
 from . import text as t
-from .grammar import parser
+from .grammar import build
 from .reader import KEYWORDS, Reader, attribute_cost
 
-_READER = Reader()
+
+@cache
+def _parser() -> Lark:
+    return build(Reader())
+
 # Notes that inform about the card (tournament bans, errata, campaigns), not abilities.
 _INFO_NOTES = ("このカードは大会における", "このカードは正誤訂正", "このカードは「", "キャンペーン", "全てのデッキに",
                "同ブランドのカード", "このカードは元号")
@@ -37,15 +43,18 @@ class NotUnderstood(Exception):
 def read_noun_phrase(phrase: str) -> dict[str, Any]:
     """Parse a noun phrase (``コストが4点以下の<サーヴァント>キャラ``) into its reading."""
     try:
-        return _READER.transform(parser().parse(phrase, start="noun_phrase"))
+        return _parser().parse(phrase, start="noun_phrase")
     except (UnexpectedInput, VisitError, LarkError, KeyError, StopIteration, IndexError) as exc:
         raise NotUnderstood(phrase, type(exc).__name__) from None
 
 
+@lru_cache(maxsize=32768)
 def read_sentence(sentence: str) -> dict[str, Any]:
-    """Parse one sentence (``…。``) into its reading; :class:`NotUnderstood` when it does not parse."""
+    """Parse one sentence (``…。``) into its reading; :class:`NotUnderstood` when it does not parse.
+
+    Readings are cached and shared: the compiler never mutates them."""
     try:
-        return _READER.transform(parser().parse(sentence, start="start"))
+        return _parser().parse(sentence, start="start")
     except (UnexpectedInput, VisitError, LarkError, KeyError, StopIteration, IndexError) as exc:
         raise NotUnderstood(sentence, type(exc).__name__) from None
 
@@ -505,7 +514,9 @@ def _designate(args, pred, ctx):
 
 def _return(args, pred, ctx):
     if pred["form"] == "neg" and pred.get("state") == "stand":
-        return [_e("skip_wakeup", target=_target(args, ctx, "topic", "subj"))]
+        at = _one(args, "at")
+        return [_e("skip_wakeup", target=_target(args, ctx, "topic", "subj", "obj"),
+                   at=until_name(at) if at else None)]
     raise NotUnderstood("", "return")
 
 
@@ -532,6 +543,19 @@ def _receive(args, pred, ctx):
     raise NotUnderstood("", "receive")
 
 
+def _pay(args, pred, ctx):
+    topic = _one(args, "topic")
+    if not (isinstance(topic, dict) and topic.get("ref") == "this" and topic.get("what") == "cost"):
+        raise NotUnderstood("", "pay")
+    only = _one(args, "only_to")
+    if pred["form"] == "may" and only is not None:
+        return [_e("payment_limit", only_for=only)]
+    excluded = _one(args, "to_topic")
+    if pred["form"] == "cannot" and excluded is not None:
+        return [_e("payment_limit", not_for=excluded)]
+    raise NotUnderstood("", "pay")
+
+
 _VERBS = {
     "do": _do, "draw": _draw, "destroy": _destroy, "exile": _card_effect("exile"), "recover": _recover,
     "shuffle": _shuffle, "generate": _generate, "enter": _enter, "place": _place, "equip": _equip,
@@ -539,7 +563,7 @@ _VERBS = {
     "set": _set, "gain": _gain, "gain_next": _gain_next, "lose": _lose, "be_lost": _be_lost,
     "interrupt": _interrupt, "fail": _fail, "look": _look, "reorder": _reorder, "reveal": _reveal,
     "search": _search, "charge": _charge, "down": _down, "designate": _designate, "return": _return,
-    "declare": _declare, "choose": _choose, "swap": _swap, "receive": _receive,
+    "declare": _declare, "choose": _choose, "swap": _swap, "receive": _receive, "pay": _pay,
 }
 
 

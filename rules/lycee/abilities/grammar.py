@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from lark import Lark
+from lark import Lark, Transformer
 
 GRAMMAR = r"""
 start: sentence "。"?
@@ -37,8 +37,8 @@ lead: when_clause "、"?                      -> lead_when
 
 when_clause: clause_or "とき"                            -> when_one
            | timepoint "または" clause_or "とき"           -> when_at_or
-           | when_clause "、"? "または" clause_or "とき"   -> when_or
-           | when_clause "、"? "または" timepoint         -> when_or_at
+           | when_clause ("、または" | "または") clause_or "とき"   -> when_or
+           | when_clause ("、または" | "または") timepoint         -> when_or_at
 
 cond_clause: clause_or "場合"                -> cond_clause
            | args? nominal "の場合"           -> cond_nominal
@@ -71,7 +71,9 @@ arg: np "が"              -> a_subj
    | np "へ"              -> a_to
    | np "で"              -> a_by
    | np "から"            -> a_from
-   | np "は"              -> a_topic
+   | np "は" "、"?        -> a_topic
+   | np "には"            -> a_to_topic
+   | np "にのみ"          -> a_only_to
    | np "として"          -> a_as
    | np "だけ"            -> a_times
    | np "より"            -> a_than
@@ -97,6 +99,8 @@ arg: np "が"              -> a_subj
    | manner               -> a_manner
    | verb_te              -> a_te
    | "次の" np "で"        -> a_next
+   | timepoint "で"        -> a_at
+   | timepoint "に"        -> a_at
 
 !manner: "無償で" | "行動済みで" | "未行動で" | "公開して" | "ランダムに" | "好きな順番に" | "可能なら"
        | "追加で" | "再度" | "対応して" | "シャッフルして" | "公開し"
@@ -123,12 +127,17 @@ verb_te: VS "して"                     -> te_suru
        | GODAN_TE                      -> te_godan
 
 ONEXT: "能力" | "効果"
+ATTACK_DECL.3: "攻撃宣言"
+ACTION: "登場" | "使用" | "装備" | "配置"
 STATE: "未行動" | "行動済み"
+STATE_OF.2: "未行動の" | "行動済みの"
+OR_STAT.2: /または(?=(AP|DP|SP|DMG)[+\-])/
+OR_KW.2: /または(?=\[[^\]雪月花宙日無])/
 VS: /(破棄|除外|登場|配置|装備|移動|回復|発生|ドロー|チャージ|シャッフル|処理|使用|宣言|指定|中断|ダウン|防御|攻撃|サポート|選択|追加|公開|失敗|解決|適用|変更|無効|入替|交換)/
 SURU: /(していない|している|しなかった|しない|した|する|できる|されていない|されている|された|される)/
-SURU_C: /(し|でき|され)(?![ぁ-ん])/
+SURU_C: /(し(?![たなてよま])|でき(?![るなま])|され(?![るたてな]))/
 GODAN: /(置かれていない|置かれている|置かれた|置いている|置いた|置かない|置ける|置く|入れ替える|入れた|入れない|入れる|得ている|得ない|得た|得る|失われない|失われる|失った|失う|戻らない|戻る|戻す|戻せる|与えた|与える|離れている|離れていない|離れた|離れる|持たない|持っている|持つ|含まない|含む|見た|見る|選ばない|選べない|選べる|選んだ|選ぶ|探す|並び替える|受けない|受ける|払える|支払える|支払えない|扱う|防げない|残る|超える|超えた|揃えた|揃える|いない|いる|できない)/
-GODAN_C: /(置き|入れ替え|入れ|失い|戻し|与え|離れ|選び|探し|並び替え|得|見)(?![ぁ-ん])/
+GODAN_C: /(置き(?!場)|入れ替え(?![るた])|入れ(?![るたなて替])|失い|戻し|与え(?![るた])|離れ(?![るたて])|選び|探し(?![てた])|並び替え(?![るた])|得(?![るたなて])|見(?![るたてせ]))/
 GODAN_TE: /(見て|探して|選んで|置いて|入れて|得て|失って)/
 
 // ------------------------------------------------------------------ noun phrases
@@ -150,10 +159,14 @@ np1: core qty?                    -> np_core
    | owner "シールド" qty?          -> np_shield
    | player                        -> np_player
    | owner thing                   -> np_owned
+   | owner core qty?               -> np_owned_core
+   | owner mod np1                 -> np_owned_mod
    | owner "宣言"                   -> np_owned_decl
    | thing                         -> np_thing
    | "空き" np1                     -> np_empty
    | np1 "の" "宣言"                -> np_decl_of
+   | np1 "の" ACTION                -> np_action
+   | np1 "の" thing                 -> np_of_thing
    | np1 "の" "解決"                -> np_resolution
    | "横"                           -> np_aside
    | np1 "の" "枚数"                 -> np_size
@@ -163,7 +176,7 @@ np1: core qty?                    -> np_core
 
 !thing: "効果" | "能力" | "手札宣言能力" | "アイテムの効果" | "エリアの効果"
       | "能力値修正" | "ダメージ" | "サポート" | "バトル" | "元の能力" | "基本能力" | "宣言型の基本能力"
-      | "使用代償" | "切札効果" | "切札" | "エンゲージ登場" | "攻撃宣言"
+      | "使用代償" | "切札効果" | "切札" | "エンゲージ登場" | ATTACK_DECL
       | "ウェイクアップ" | "イベント・手札宣言能力" | "対象"
 
 core: side? pos* qual* noun        -> core
@@ -202,9 +215,9 @@ zone: owner? zone_word                      -> zone
 // adjectives in front of a noun
 mod: stat_cmp "の"                          -> mod_stat
    | stat_cmp "で"                          -> mod_stat
+   | qty_cmp_n "の"                         -> mod_size
    | ATTRS "でない"                         -> mod_not_attr
-   | "未行動の"                              -> mod_standing
-   | "行動済みの"                            -> mod_rested
+   | STATE_OF                               -> mod_state
    | ref "と同列の"                          -> mod_same_column
    | ref "と同じフィールドの"                  -> mod_same_column
    | ref ("に隣接する" | "に隣接した" | "に隣接している") -> mod_adjacent
@@ -237,16 +250,18 @@ STAT: "AP" | "DP" | "SP" | "DMG" | "EX" | "コスト" | "能力値"
     | INT "~" INT counter?
 !counter: "点" | "体" | "枚" | "つ" | "回" | "種類"
 
-!qty_cmp: INT counter ("以上" | "以下")
-        | INT counter "以上" "または" INT counter "以下"
-        | np "の" "数" "より" ("多い" | "少ない")
+?qty_cmp: qty_cmp_n
+        | qty_than
+!qty_cmp_n: INT counter ("以上" | "以下")
+          | INT counter "以上" "または" INT counter "以下"
+!qty_than: np1 "より" ("多い" | "少ない")
 !qty: INT counter
     | "全て"
     | INT counter "まで"
     | "全体"
 
 // ------------------------------------------------------------------ stat changes and granted keywords
-mods: mod_alt ("または" mod_alt)*
+mods: mod_alt ((OR_STAT | OR_KW) mod_alt)*
 mod_alt: mod_item ("・" mod_item)*
 mod_item: STAT SIGNED             -> mod_stat_change
         | "シールド" SIGNED        -> mod_shield
@@ -289,6 +304,7 @@ period: turn_owner "ターン" "中"           -> d_turn
       | "対応"                             -> d_response
       | "ターン中"                          -> d_that_turn
       | period "・" period                 -> d_list
+      | period "、または" period            -> d_or
       | "先攻後攻" INT "ターン目"           -> d_nth_turn
       | "先攻後攻" INT "ターン目でない"      -> d_not_nth_turn
       | owner INT "ターン目"                -> d_nth_turn_of
@@ -337,6 +353,12 @@ BRAND: /\[[A-Z][A-Z0-9]{1,5}\]/
 
 @cache
 def parser() -> Lark:
-    """The LALR parser (built on first use, then shared)."""
+    """The LALR parser producing parse trees (built on first use, then shared)."""
     return Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=False,
                 start=["start", "noun_phrase"])
+
+
+def build(transformer: Transformer) -> Lark:
+    """A parser that applies ``transformer`` while parsing (no tree is built: faster)."""
+    return Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=False,
+                start=["start", "noun_phrase"], transformer=transformer)

@@ -227,6 +227,8 @@ class Reader(Transformer):
     a_by = _role("by")
     a_from = _role("from")
     a_topic = _role("topic")
+    a_to_topic = _role("to_topic")
+    a_only_to = _role("only_to")
     a_as = _role("as")
     a_times = _role("times")
     a_than = _role("than")
@@ -247,6 +249,7 @@ class Reader(Transformer):
     a_manner = _role("manner")
     a_te = _role("te")
     a_next = _role("next")
+    a_at = _role("at")
 
     def a_by_not_effect(self) -> tuple[str, Any]:
         return ("by_not", {"type": "thing", "thing": "effect"})
@@ -363,11 +366,27 @@ class Reader(Transformer):
     def np_owned_decl(self, owner: str) -> dict[str, Any]:
         return {"type": "thing", "thing": "declaration", "owner": owner}
 
+    def np_owned_core(self, owner: str, core: dict[str, Any], qty: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {**core, **(qty or {}), "owner": owner}
+
+    def np_owned_mod(self, owner: str, mod: dict[str, Any], np1: dict[str, Any]) -> dict[str, Any]:
+        return {**self.np_mod(mod, np1), "owner": owner}
+
+    def np_keyword(self, kw: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "keyword", **kw}
+
     def np_thing(self, thing: str) -> dict[str, Any]:
         return {"type": "thing", "thing": thing}
 
     def np_empty(self, np1: dict[str, Any]) -> dict[str, Any]:
         return {**np1, "empty": True}
+
+    def np_action(self, np1: dict[str, Any], tok: Token) -> dict[str, Any]:
+        action = {"登場": "entry", "使用": "use", "装備": "equip", "配置": "placement"}[str(tok)]
+        return {"type": "thing", "thing": action, "of": np1}
+
+    def np_of_thing(self, np1: dict[str, Any], thing: str) -> dict[str, Any]:
+        return {"type": "thing", "thing": thing, "of": np1}
 
     def np_decl_of(self, np1: dict[str, Any]) -> dict[str, Any]:
         return {"type": "thing", "thing": "declaration", "of": np1}
@@ -497,11 +516,11 @@ class Reader(Transformer):
     def mod_not_attr(self, tok: Token) -> dict[str, Any]:
         return {"not_attributes": _attrs(str(tok))}
 
-    def mod_standing(self) -> dict[str, Any]:
-        return {"position": ["standing"]}
+    def mod_state(self, tok: Token) -> dict[str, Any]:
+        return {"position": ["standing" if str(tok) == "未行動の" else "rested"]}
 
-    def mod_rested(self) -> dict[str, Any]:
-        return {"position": ["rested"]}
+    def mod_size(self, cmp: dict[str, Any]) -> dict[str, Any]:
+        return {"size": {k: v for k, v in cmp.items() if k != "type"}}
 
     def mod_same_column(self, ref: dict[str, Any], *_: Any) -> dict[str, Any]:
         return {"same_column_as": ref}
@@ -590,6 +609,12 @@ class Reader(Transformer):
     def counter(self, tok: Token) -> tuple[str, str]:
         return ("unit", {"点": "point", "体": "character", "枚": "card", "つ": "one", "回": "time", "種類": "kind"}[str(tok)])
 
+    def qty_cmp_n(self, *items: Any) -> dict[str, Any]:
+        return self.qty_cmp(*items)
+
+    def qty_than(self, *items: Any) -> dict[str, Any]:
+        return self.qty_cmp(*items)
+
     def qty_cmp(self, *items: Any) -> dict[str, Any]:
         words = [str(i) for i in items if isinstance(i, Token)]
         if "より" in words:
@@ -609,7 +634,7 @@ class Reader(Transformer):
 
     # ---------------------------------------------------------------- stat changes
     def mods(self, *alts: Any) -> list[list[dict[str, Any]]]:
-        return [a for a in alts if isinstance(a, list)]
+        return [a for a in alts if isinstance(a, list)]  # OR_STAT tokens dropped
 
     def mod_alt(self, *items: Any) -> list[dict[str, Any]]:
         return [i for i in items if isinstance(i, dict)]
@@ -713,6 +738,9 @@ class Reader(Transformer):
 
     def d_that_turn(self) -> dict[str, Any]:
         return {"period": "that_turn"}
+
+    def d_or(self, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+        return {"any_of": [*a.get("any_of", [a]), *b.get("any_of", [b])]}
 
     def d_list(self, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         return {"periods": [*a.get("periods", [a]), *b.get("periods", [b])]}
