@@ -1,13 +1,37 @@
 from django.contrib import admin
 from django.db import models
+from django.utils.html import format_html
 
-from .models import Card, CardPrinting
+from .models import Card, CardPrinting, CardSet
 
 
 class PrintingInline(admin.TabularInline):
+    """A card's printings; curators upload each printing's picture here (thumbnails are made on save)."""
+
     model = CardPrinting
     extra = 0
+    fields = ("game", "code", "rarity", "image", "image_url", "picture")
+    readonly_fields = ("picture",)
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+    @admin.display(description="picture")
+    def picture(self, obj: CardPrinting) -> str:
+        from .pictures import printing_picture
+
+        shown = printing_picture(obj) if obj.pk else None
+        if shown is None:
+            return "–"
+        return format_html('<img src="{}" alt="" width="60" height="84" style="object-fit:contain" loading="lazy">', shown.src)
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    """Set names, series and release order (sets list from their cards without a row here)."""
+
+    list_display = ("code", "name", "game", "series", "release_date", "release_order")
+    list_filter = ("game",)
+    list_editable = ("name", "series", "release_date", "release_order")
+    search_fields = ("code", "name", "series")
 
 
 class GameStatsFilter(admin.SimpleListFilter):

@@ -495,11 +495,11 @@ def card_series_query(*, game: str, series: str) -> Q | None:
 
 
 def card_series_cards(*, game: str, series: str) -> QuerySet[Card] | None:
-    """The cards of one series (by code), with their printings for pictures; None: no such series."""
+    """The cards of one series (by set and code); None: no such series."""
     q = card_series_query(game=game, series=series)
     if q is None:
         return None
-    return Card.objects.filter(q).prefetch_related(printings_for_pictures()).order_by("set_code", "code")
+    return Card.objects.filter(q).order_by("set_code", "code")
 
 
 def card_series_codes(*, game: str, series: str) -> list[str]:

@@ -194,7 +194,12 @@ def card_picture_view(request: HttpRequest, game: str, code: str) -> HttpRespons
     """The card's large picture (image over its drawn face) as an HTML fragment: the lists' previews."""
     if game not in g.GAMES:
         raise Http404(f"unknown game {game}")
-    card = card_get(game=game, code=code)
+    try:
+        card = card_get(game=game, code=code)
+    except Http404:  # a printing's own code (a parallel in a deck list)
+        card = Card.objects.filter(game=game, printings__code=code).prefetch_related("printings").first()
+        if card is None:
+            raise
     picture = best_picture(code, [p for p in card.printings.all() if p.code == code]) or best_picture(card.code, card.printings.all())
     response = render(request, "catalog/_preview.html", {"card": card, "picture": picture})
     response["Cache-Control"] = "public, max-age=300"
@@ -254,7 +259,7 @@ def series_detail_view(request: HttpRequest, game: str, series: str) -> HttpResp
     qs = card_series_cards(game=game, series=series)
     if qs is None:
         raise Http404(f"no {game} series {series}")
-    sets = [s for s in card_sets(game=game) if series in s.series]
+    sets = [s for s in card_sets(game=game) if s.code and series in s.series]
     view = request.GET.get("view") if request.GET.get("view") in VIEWS else "grid"
     return render(request, "catalog/series_detail.html", {
         "game": game, "game_name": g.GAME_NAMES[game], "series": series, "sets": sets, "page": _page(request, qs),

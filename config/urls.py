@@ -1,9 +1,13 @@
 """Root URLs. Each app owns its pages (``<app>/urls.py``) and its API (``<app>/api/urls.py``)."""
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.api_index import ApiIndexView
+from config.media import media_view
+
 api_v1 = [
+    path("", ApiIndexView.as_view(), name="api-index"),
     path("", include("catalog.api.urls")),
     path("", include("accounts.api.urls")),
     path("", include("decks.api.urls")),
@@ -16,6 +20,7 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    re_path(r"^media/(?P<path>.+)$", media_view, name="media"),
     path("api/v1/", include(api_v1)),
     path("", include("accounts.urls")),
     path("", include("decks.urls")),
