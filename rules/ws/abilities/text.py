@@ -38,6 +38,7 @@ _FIXES: tuple[tuple[str, re.Pattern[str], object], ...] = (
     ("カウンター@", re.compile(r"(?<!【)カウンター@"), "【カウンター】"),  # a lost icon: 【起】カウンター@助太刀
     ("[[", re.compile(r"\[\[(\d+)\]"), r"[(\1)"),  # [[1]手札…]: a stock cost in brackets
     ("[", re.compile(r"\[(\d+)\]"), r"[(\1)]"),  # [1]: a stock cost without its parentheses
+    ("))]", re.compile(r"\[\((\d+)\)\)\]"), r"[(\1)]"),  # [①)]: a stray parenthesis
     ("置き場", re.compile(r"置き場"), "置場"),  # one spelling of the zones
     ("【C】", re.compile(r"^【C】|(?<=\n)【C】"), "【永】"),  # an English marker before a Japanese line (HOTC)
     ("【A】", re.compile(r"^【A】|(?<=\n)【A】"), "【自】"),
@@ -101,7 +102,7 @@ def _balance(line: str) -> str:
     opened = line.count("(") - line.count(")")
     if opened > 0:
         return line + ")" * opened
-    if opened < 0:
+    if opened < 0 and not _MARKER.match(line):
         return "(" * -opened + line
     return line
 
