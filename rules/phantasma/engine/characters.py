@@ -99,22 +99,58 @@ def info_of(card: CardRecord) -> CardInfo:
     return info
 
 
-class Fighter:
-    """What a character and the dummy ACE share: ability values (plus the equipped items' totals
-    under ``"atk"`` / ``"def"``), MHP, damage, until-end-of-turn modifiers and items."""
+class Char:
+    """A character in play: printed values, MHP (doubled for an ACE), damage + HP lost, modifiers."""
+
+    __slots__ = ("card", "values", "mhp", "dmg", "rested", "atk_mod", "def_mod", "items", "is_ace", "number", "worth")
+
+    def __init__(self, card: CardRecord, is_ace: bool = False) -> None:
+        self.card = card
+        info = CARD_INFO.get(card) or info_of(card)
+        self.values = {**info.values, "atk": 0, "def": 0}  # a copy: items fold into it
+        self.mhp = (card.mhp or 0) * (2 if is_ace else 1)
+        self.dmg = 0
+        self.rested = True  # the ACE starts the game rested; other characters enter rested
+        self.atk_mod = 0  # until end of turn
+        self.def_mod = 0
+        self.items: list[CardRecord] = []
+        self.is_ace = is_ace
+        self.number = info.number
+        self.worth = info.worth
+
+    def equip(self, item: CardRecord) -> None:
+        """Items' attack/defense modifiers last while equipped: folded into the printed values."""
+        self.items.append(item)
+        _fold(self.values, item, 1)
+
+    def attack_value(self, attr: str) -> int:
+        v = self.values
+        return v[attr] + v["atk"] + self.atk_mod
+
+    def defense_value(self, attr: str) -> int:
+        v = self.values
+        return v[attr] + v["def"] + self.def_mod
+
+    @property
+    def hp(self) -> int:
+        return self.mhp - self.dmg
+
+
+class Dummy:
+    """The goldfish ACE: fixed values, MHP, accumulated damage and the modifiers my cards give it."""
 
     __slots__ = ("values", "mhp", "dmg", "atk_mod", "def_mod", "items")
 
     def __init__(self, values: Mapping[str, int], mhp: int) -> None:
-        self.values = {**values, "atk": 0, "def": 0}  # a copy: items fold into it
+        self.values = dict(values)
+        self.values["atk"] = self.values["def"] = 0
         self.mhp = mhp
         self.dmg = 0
-        self.atk_mod = 0  # until end of turn
+        self.atk_mod = 0
         self.def_mod = 0
         self.items: list[CardRecord] = []
 
     def equip(self, item: CardRecord) -> None:
-        """Items' attack/defense modifiers last while equipped: folded into the values."""
         self.items.append(item)
         _fold(self.values, item, 1)
 
@@ -127,32 +163,7 @@ class Fighter:
         return v[attr] + v["def"] + self.def_mod
 
 
-class Char(Fighter):
-    """A character in play: printed values, MHP (doubled for an ACE), damage + HP lost, modifiers."""
-
-    __slots__ = ("card", "rested", "is_ace", "number", "worth")
-
-    def __init__(self, card: CardRecord, is_ace: bool = False) -> None:
-        info = CARD_INFO.get(card) or info_of(card)
-        super().__init__(info.values, (card.mhp or 0) * (2 if is_ace else 1))
-        self.card = card
-        self.rested = True  # the ACE starts the game rested; other characters enter rested
-        self.is_ace = is_ace
-        self.number = info.number
-        self.worth = info.worth
-
-    @property
-    def hp(self) -> int:
-        return self.mhp - self.dmg
-
-
-class Dummy(Fighter):
-    """The goldfish ACE: fixed values, MHP, accumulated damage and the modifiers my cards give it."""
-
-    __slots__ = ()
-
-
-def battle_damage(attacker: Char, defender: Fighter, atk_attr: str, def_attr: str) -> tuple[int, int]:
+def battle_damage(attacker: Char, defender: Char | Dummy, atk_attr: str, def_attr: str) -> tuple[int, int]:
     """Both-ways battle result: (damage to the defender, damage to the attacker)."""
     to_def = attacker.attack_value(atk_attr) - defender.defense_value(def_attr)
     to_att = defender.attack_value(atk_attr) - attacker.defense_value(def_attr)
