@@ -197,6 +197,7 @@ class Ctx:
     actor_here: bool = False  # the clause names its actor (あなたは / 相手は)
     pending_choice: bool = False  # cards were chosen (選び) and no effect has used them yet
     prev_actor: str = "you"
+    trigger_ref: dict[str, Any] | None = None  # the card the trigger names (battle opponent...)
     keywords: list[str] = field(default_factory=list)  # keywords met inside the body
     rel: tuple[dict[str, Any], tuple[Arg, ...]] | None = None  # a relative clause for the next clause
     effects: list[Effect] = field(default_factory=list)
@@ -298,10 +299,15 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
         trigger, clauses = _take_trigger(clauses, ctx)
         if trigger is not None and trigger.kind in ("battle_opponent_reversed", "reversed"):
             # このカードのバトル相手が【リバース】した時、…そのキャラを…: the battle opponent
-            ctx.selection = {"ref": "battle_opponent", "who": "opponent", "kind": "character", "zone": "stage"}
+            ctx.trigger_ref = {"ref": "battle_opponent", "who": "opponent", "kind": "character", "zone": "stage"}
+        if trigger is not None and trigger.kind in ("placed", "attacks", "attacked", "reversed", "state_changed") \
+                and isinstance(trigger.params.get("target"), dict) and trigger.params["target"].get("kind"):
+            # 他のあなたのキャラがアタックした時、そのキャラの…: the character the trigger names
+            ctx.trigger_ref = {"ref": "that", "kind": trigger.params["target"]["kind"], "zone": "stage"}
         if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
             # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
-            ctx.selection = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
+            ctx.trigger_ref = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
+        ctx.selection = ctx.trigger_ref
         if trigger is None and kind == "auto":
             first = clauses[0][0] if clauses else None
             raise _fail(first or syn, "no trigger")
@@ -1194,10 +1200,14 @@ def _object(a: Args, ctx: Ctx) -> dict[str, Any] | None:
         return t
     if obj is not None:
         t = _target(obj)
-        if t.get("ref") == "that" and ctx.selection is not None and set(t) <= {"ref", "kind"} \
-                and ctx.selection.get("kind") in (None, t.get("kind"), "card") or t.get("ref") == "that" \
-                and ctx.selection is not None and ctx.selection.get("ref") == "that" and set(t) <= {"ref", "kind"}:
-            return dict(ctx.selection)
+        if t.get("ref") == "that" and set(t) <= {"ref", "kind"}:
+            # そのキャラ / そのカード: the cards chosen or moved before; そのキャラ must be a character
+            # (else the trigger's: the battle opponent, the character that left the stage)
+            sel = ctx.selection
+            if sel is not None and (t.get("kind") in (None, "card") or sel.get("kind") == t.get("kind")):
+                return dict(sel)
+            if ctx.trigger_ref is not None and t.get("kind") in (None, "character"):
+                return dict(ctx.trigger_ref)
         if cnt is not None:
             t.update(_count(cnt))
         return t
@@ -1226,6 +1236,8 @@ def _zone_of(t: dict[str, Any], ctx: Ctx) -> str | None:
         return "stage" if ctx.kind not in ("event", "counter", "climax") else "resolving"
     if t.get("ref") in ("battle_opponent",) or t.get("relative"):
         return "stage"
+    if t.get("kind") == "climax" and not t.get("ref"):
+        return "climax_zone"  # 自分のクライマックスを1枚選び: the one in the climax zone
     if t.get("kind") == "character" and not t.get("zone"):
         return "stage"
     return None

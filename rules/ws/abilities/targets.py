@@ -180,8 +180,9 @@ def describe(np: NP) -> dict[str, Any]:
                 t["other"] = True
             elif v == "all":
                 t["all"] = True
-            elif v == "battle_opponent":
-                t["ref"] = "battle_opponent" if t.get("ref") in (None, "this") else f"battle_opponent_of_{t['ref']}"
+            elif v == "battle_opponent":  # このカードの / そのバトル相手: the battle opponent
+                t["ref"] = "battle_opponent" if t.get("ref") in (None, "this", "that") \
+                    else f"battle_opponent_of_{t['ref']}"
             elif v in ("or", "and"):
                 pass
             elif v == "except":
