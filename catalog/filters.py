@@ -4,16 +4,17 @@
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import django_filters
 from django.db import models
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema_field
 
 from config.errors import InvalidInput
-from config.params import StrictBooleanFilter, StrictIntegerFilter, reject_empty
+from config.params import INT_MAX, StrictBooleanFilter, StrictIntegerFilter, reject_empty
 from rules import games as g
 from rules.cards import NUMERIC_STATS
 
@@ -27,6 +28,30 @@ class FilterError(InvalidInput):
         super().__init__(errors)
         self.errors = self.fields
         self.param = next(iter(self.fields), "")
+
+
+# The range each integer column holds (PostgreSQL's smallint / integer; positive fields from 0).
+COLUMN_RANGES: dict[type[models.Field], tuple[int, int]] = {
+    models.PositiveSmallIntegerField: (0, 32767),
+    models.PositiveIntegerField: (0, INT_MAX),
+    models.IntegerField: (-INT_MAX, INT_MAX),
+}
+
+
+@cache
+def _ranged_filter(field_class: type[models.Field]) -> type[StrictIntegerFilter]:
+    """A ``StrictIntegerFilter`` accepting only the values ``field_class`` can hold: a 400 naming the
+    parameter and the range otherwise (and the OpenAPI document says the range)."""
+    low, high = COLUMN_RANGES[field_class]
+
+    @extend_schema_field({"type": "integer", "minimum": low, "maximum": high})
+    class RangedIntegerFilter(StrictIntegerFilter):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("min_value", low)
+            kwargs.setdefault("max_value", high)
+            super().__init__(*args, **kwargs)
+
+    return RangedIntegerFilter
 
 
 def _facet_filter(facet: str):
@@ -68,8 +93,9 @@ class CardFilterSet(django_filters.FilterSet):
     class Meta:
         model = Card
         fields = {stat: ["exact", "gte", "lte", "gt", "lt"] for stat in NUMERIC_STATS}
-        # whole numbers only: django-filter's NumberFilter reads 0.5 and 1e3 as decimals
-        filter_overrides = {f: {"filter_class": StrictIntegerFilter}
+        # whole numbers only: django-filter's NumberFilter reads 0.5 and 1e3 as decimals; and only
+        # within the column's range (level=-1 on a positive column was a 500 on PostgreSQL)
+        filter_overrides = {f: {"filter_class": _ranged_filter(f)}
                             for f in (models.PositiveIntegerField, models.PositiveSmallIntegerField, models.IntegerField)}
 
     @classmethod

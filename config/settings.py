@@ -57,6 +57,7 @@ MIDDLEWARE = [
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.RejectNulMiddleware",  # %00 in the address, a parameter or a form field: a 400
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -142,6 +143,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "DEFAULT_RENDERER_CLASSES": ["config.renderers.FastJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "PAGE_SIZE": 50,
+    # JSON too deep, NUL characters and unpaired surrogates are a 400 naming the field (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.StrictJSONParser", "config.parsers.StrictFormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     # One error object on every endpoint (config/errors.py, docs/api-errors.md).
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
 }

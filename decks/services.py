@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import AppError
+from config.parsers import bad_text_problem
 from rules import games as g
 from rules.decktext import MAX_COUNT
 
@@ -94,7 +95,8 @@ def zones_normalize(zones: Any) -> dict[str, dict[str, int]]:
             raise DeckInputError(f"zones.{zone}", gettext("at most %(n)s different cards per zone") % {"n": MAX_ENTRIES_PER_ZONE})
         clean: dict[str, int] = {}
         for code, count in cards.items():
-            if not isinstance(code, str) or not code.strip() or len(code) > MAX_CODE_LENGTH or any(c.isspace() for c in code):
+            if (not isinstance(code, str) or not code.strip() or len(code) > MAX_CODE_LENGTH
+                    or any(c.isspace() for c in code) or bad_text_problem(code)):  # NUL, lone surrogates
                 raise DeckInputError(f"zones.{zone}", gettext("invalid card code %(code)s") % {"code": repr(code)})
             if isinstance(count, bool) or not isinstance(count, int):
                 raise DeckInputError(f"zones.{zone}.{code}", gettext("count must be a whole number (got %(value)s)") % {"value": repr(count)})

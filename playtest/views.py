@@ -198,12 +198,13 @@ def playtest_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
 def playtest_game_view(request: HttpRequest, slug: str, index: int | None = None) -> HttpResponse:
     job = _job_or_404(slug)
     if index is None:
-        try:
-            index = int(request.GET.get("index", ""))
-        except ValueError:
-            return render(request, "playtest/playtestjob_game.html",
-                          {"job": job, "error": _("Enter a game number.")}, status=400)
-        return redirect("playtest-game", slug=slug, index=index)
+        raw = request.GET.get("index", "").strip()
+        if not raw.isascii() or not raw.isdigit() or int(raw) >= job.games:  # "-1" was a 500 (no such URL)
+            error = (_("Enter a game number.") if not raw else
+                     _("index: the game number must be a whole number from 0 to %(last)s, got %(value)s")
+                     % {"last": job.games - 1, "value": repr(raw[:20])})
+            return render(request, "playtest/playtestjob_game.html", {"job": job, "error": error}, status=400)
+        return redirect("playtest-game", slug=slug, index=int(raw))
     try:
         replay = reports.game_replay(job, index)
     except IndexError as exc:

@@ -108,8 +108,42 @@ class _ToMessage(Transformer):
 _PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
 
 
+MAX_NESTING = 32  # messages inside messages; deck files use 3 (470 levels overflowed the stack)
+
+
+def _check_nesting(text: str) -> None:
+    """Raise ``TextprotoError`` at the first ``{``/``<`` nested deeper than ``MAX_NESTING`` (outside
+    strings and comments), before the parser and the tree walk recurse that deep."""
+    depth, line, col, quote, escaped, comment = 0, 1, 0, "", False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, comment, quote = line + 1, 0, False, ""  # strings end at the line (grammar)
+            continue
+        if comment:
+            continue
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            comment = True
+        elif ch in "{<":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise TextprotoError(f"messages nested deeper than {MAX_NESTING} levels", line, col)
+        elif ch in "}>":
+            depth = max(0, depth - 1)
+
+
 def parse_textproto(text: str) -> Message:
     """Parse protobuf text format; raises TextprotoError naming the line and column."""
+    _check_nesting(text)
     try:
         tree = _PARSER.parse(text)
     except exceptions.UnexpectedCharacters as exc:

@@ -5,9 +5,12 @@ from typing import Any
 
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
+
+from config.parsers import StrictFormParser, StrictJSONParser
 
 from .. import login_throttle
 
@@ -18,6 +21,9 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
+    # DRF's view lists its own parsers: these refuse NUL characters and unpaired surrogates (a 400
+    # naming the field; a lone surrogate in the username was a 500) and JSON nested too deep.
+    parser_classes = [StrictFormParser, MultiPartParser, StrictJSONParser]
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         username = request.data.get("username") if hasattr(request.data, "get") else None

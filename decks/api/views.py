@@ -11,13 +11,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.params import PAGE_PARAMETERS, StrictPageNumberPagination, bool_param, reject_empty
+from config.parsers import StrictJSONParser
 from rules import games as g
 
 from ..models import Deck, DeckVersion, Visibility
@@ -91,7 +91,7 @@ def _detail(deck: Deck, request: Request, *, with_validation: bool = True) -> di
 
 # Bodies with nested cards (``entries``, ``zones``) are JSON only: a form or multipart body cannot carry
 # them and DRF would silently drop them (an accepted request that ignored the cards). Others get 415.
-JSON_ONLY = [JSONParser]
+JSON_ONLY = [StrictJSONParser]  # depth, NUL and unpaired surrogates checked too (config/parsers.py)
 
 
 class ValidateView(APIView):

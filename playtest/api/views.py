@@ -9,13 +9,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, PermissionDenied, Throttled
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import AppError, InvalidInput
 from config.params import INT_MAX, StrictPageNumberPagination, reject_empty
+from config.parsers import StrictJSONParser
 from config.schema import error_response
 from rules import games as g
 
@@ -39,7 +39,7 @@ KEY_PARAM = OpenApiParameter("key", OpenApiTypes.STR, OpenApiParameter.PATH,
 class PlaytestListCreateView(ListAPIView):
     serializer_class = PlaytestListSerializer
     pagination_class = StrictPageNumberPagination  # page / page_size: a bad value is a 400, not ignored
-    parser_classes = [JSONParser]  # nested entries/options: a form body would silently lose them (415)
+    parser_classes = [StrictJSONParser]  # nested entries/options: a form body would silently lose them (415)
 
     def get_queryset(self):
         reject_empty(self.request.query_params, ("status", "game", "deck_id"))
