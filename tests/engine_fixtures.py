@@ -1,9 +1,10 @@
-"""The sample decks of a game as the engines see them: ``fixtures/cards/<game>.json`` and
-``fixtures/decks/<game>-*.txt`` (no database). Used by the engine contract suite and the games'
-engine tests."""
+"""Helpers of the engine tests: the sample decks of a game as the engines see them
+(``fixtures/cards/<game>.json`` and ``fixtures/decks/<game>-*.txt``, no database) and ``drive``,
+which plays a scenario through the generic contract."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,3 +45,26 @@ def catalog_options(game: str) -> dict[str, Any]:
     if engine.catalog_options is None:
         return {}
     return engine.catalog_options(fixture_cards(game).values())
+
+
+def drive(state: Any, steps: Any, pilot: Any, answers: Mapping[str, Any] | None = None) -> list[str]:
+    """Run ``steps`` (one turn or one step of a hand-built state) through the generic contract.
+
+    Each decision is answered from ``answers`` — ``{kind: [option, ...]}`` consumed in order, or
+    ``{kind: option}`` for every decision of that kind — and otherwise by ``pilot.decide``; every
+    answer must be one of the legal actions. Returns the decision kinds met."""
+    queues = {kind: list(v) if isinstance(v, list) else v for kind, v in (answers or {}).items()}
+    seen = []
+    state.start(state.scenario(steps))
+    while not state.is_terminal():
+        kind = state.pending
+        seen.append(kind)
+        planned = queues.get(kind)
+        if isinstance(planned, list):
+            planned = planned.pop(0) if planned else None
+        option = planned or pilot.decide(state, kind)
+        actions = state.legal_actions()
+        match = [a for a in actions if a.args == option]
+        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
+        state.apply(match[0])
+    return seen

@@ -14,6 +14,7 @@ from rules.cards import CardRecord
 from rules.chaos import engine as chaos
 from rules.engine.core import Action, Deck, EventLog, game_rng, play_game, run_games
 from rules.odds import p_at_least
+from tests.engine_fixtures import drive as engine_drive
 from tests.engine_fixtures import fixture_decks
 
 
@@ -68,20 +69,7 @@ def fresh(hand=(), field=None, odeck=None, deck_size: int = 30, log: EventLog | 
 def drive(state: chaos.ChaosState, answers: dict[str, list[tuple]] | None = None) -> list[str]:
     """Play one turn through the generic contract; ``answers`` maps decision kinds to options
     consumed in order (then the greedy pilot decides)."""
-    answers = {k: list(v) for k, v in (answers or {}).items()}
-    pilot = chaos.GreedyPilot()
-    seen = []
-    state.start(state.scenario(state._my_turn()))
-    while not state.is_terminal():
-        kind = state.pending
-        seen.append(kind)
-        queue = answers.get(kind)
-        option = queue.pop(0) if queue else pilot.decide(state, kind)
-        actions = state.legal_actions()
-        match = [a for a in actions if a.args == option]
-        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
-        state.apply(match[0])
-    return seen
+    return engine_drive(state, state._my_turn(), chaos.GreedyPilot(), answers)
 
 
 # -- golden scenarios from GAMES.md ---------------------------------------------------------------

@@ -13,6 +13,7 @@ from rules.cards import CardRecord
 from rules.engine.core import Action, Deck, EventLog, game_rng, play_game, run_games
 from rules.lycee import engine as lycee
 from rules.odds import p_at_least
+from tests.engine_fixtures import drive as engine_drive
 from tests.engine_fixtures import fixture_decks
 
 
@@ -86,19 +87,7 @@ def fresh(hand=(), field=None, opp_field=None, deck_size: int = 30, odeck: int =
 def drive(state: lycee.LyceeState, answers: list[tuple] | None = None) -> list[str]:
     """Play one turn of ``state`` through the generic contract; ``answers`` are consumed in order
     for the ``main`` decisions (then the greedy pilot decides). Returns the decision kinds met."""
-    answers = list(answers or [])
-    pilot = lycee.GreedyPilot()
-    seen = []
-    state.start(state.scenario(state._my_turn()))
-    while not state.is_terminal():
-        kind = state.pending
-        seen.append(kind)
-        option = answers.pop(0) if answers and kind == "main" else pilot.decide(state, kind)
-        actions = state.legal_actions()
-        match = [a for a in actions if a.args == option]
-        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
-        state.apply(match[0])
-    return seen
+    return engine_drive(state, state._my_turn(), lycee.GreedyPilot(), {"main": list(answers or [])})
 
 
 # -- golden scenarios from GAMES.md ---------------------------------------------------------------

@@ -15,6 +15,7 @@ from rules.engine.core import Action, Deck, game_rng, play_game
 from rules.engine.goldfish import GameOver
 from rules.odds import p_at_least
 from rules.pc import engine as pc
+from tests.engine_fixtures import drive as engine_drive
 
 
 def char(code: str, cost: int = 0, cp: int = 3000, rank: int = 1, connect: int | None = None,
@@ -52,20 +53,8 @@ def fresh(seed: int = 0) -> pc.PCState:
 
 
 def drive(state: pc.PCState, steps, answers: dict | None = None) -> list[str]:
-    pilot = pc.GreedyPilot()
-    seen = []
-    state.start(state.scenario(steps))
-    while not state.is_terminal():
-        kind = state.pending
-        seen.append(kind)
-        planned = (answers or {}).get(kind)
-        if isinstance(planned, list):  # one-shot answers, in order, then the pilot
-            planned = planned.pop(0) if planned else None
-        option = planned or pilot.decide(state, kind)
-        match = [a for a in state.legal_actions() if a.args == option]
-        assert match, f"{option} is not legal at {kind}: {[a.args for a in state.legal_actions()]}"
-        state.apply(match[0])
-    return seen
+    """``answers``: kind -> an option for every such decision, or a list of one-shot answers."""
+    return engine_drive(state, steps, pc.GreedyPilot(), answers)
 
 
 def put_front(state: pc.PCState, card: CardRecord) -> None:

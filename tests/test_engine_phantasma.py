@@ -14,6 +14,7 @@ from rules.engine.core import Action, Deck, EventLog, game_rng, get_engine, play
 from rules.odds import p_at_least
 from rules.phantasma import engine as phantasma
 from tests.engine_fixtures import catalog_options, fixture_decks
+from tests.engine_fixtures import drive as engine_drive
 
 ATTRS = phantasma.ATTRS
 
@@ -75,19 +76,8 @@ def fresh(hand=(), vanguards=(), battle_cards=(), deck_size: int = 30, log: Even
 
 
 def drive(state: phantasma.PhantasmaState, answers: list[tuple] | None = None) -> list[str]:
-    answers = list(answers or [])
-    pilot = phantasma.GreedyPilot()
-    seen = []
-    state.start(state.scenario(state._my_turn()))
-    while not state.is_terminal():
-        kind = state.pending
-        seen.append(kind)
-        option = answers.pop(0) if answers and kind == "main" else pilot.decide(state, kind)
-        actions = state.legal_actions()
-        match = [a for a in actions if a.args == option]
-        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
-        state.apply(match[0])
-    return seen
+    """Play one turn; ``answers`` are consumed in order for the ``main`` decisions."""
+    return engine_drive(state, state._my_turn(), phantasma.GreedyPilot(), {"main": list(answers or [])})
 
 
 # -- golden scenarios from GAMES.md ---------------------------------------------------------------

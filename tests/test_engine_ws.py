@@ -16,6 +16,7 @@ from rules.engine.core import Action, Deck, game_rng, play_game, run_games
 from rules.engine.goldfish import GameOver
 from rules.odds import p_at_least
 from rules.ws import engine as ws
+from tests.engine_fixtures import drive as engine_drive
 
 YELLOW, RED = ("yellow",), ("red",)
 
@@ -69,18 +70,7 @@ def fresh(deck: Deck = DECK, seed: int = 0) -> ws.WSState:
 def drive(state: ws.WSState, steps, answers: dict | None = None) -> list[str]:
     """Run ``steps`` as the state's script; answer each decision from ``answers`` (kind -> option)
     or with the greedy pilot. Returns the decision kinds met."""
-    pilot = ws.GreedyPilot()
-    seen = []
-    state.start(state.scenario(steps))
-    while not state.is_terminal():
-        kind = state.pending
-        seen.append(kind)
-        option = (answers or {}).get(kind) or pilot.decide(state, kind)
-        actions = state.legal_actions()
-        match = [a for a in actions if a.args == option]
-        assert match, f"{option} is not legal at {kind}: {[a.args for a in actions]}"
-        state.apply(match[0])
-    return seen
+    return engine_drive(state, steps, ws.GreedyPilot(), answers)
 
 
 # -- golden scenarios from GAMES.md ---------------------------------------------------------------

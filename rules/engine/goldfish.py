@@ -102,6 +102,7 @@ class GoldfishState(ScriptedState):
         self.deck: list[CardRecord] = list(deck.main)
         self.hand: list[CardRecord] = []
         self.resolving: list[CardRecord] = []
+        self._aside: list[CardRecord] = []  # set aside by a mulligan (``_set_aside``)
         self._new_game(deck, options)
         if setup:
             self.start()
@@ -190,7 +191,18 @@ class GoldfishState(ScriptedState):
         """How the event log names a card."""
         return card.name
 
-    # -- the hand limit ------------------------------------------------------------------------
+    # -- the hand: mulligan and hand limit ------------------------------------------------------
+    def _set_aside(self) -> Generator[str, tuple, None]:
+        """A mulligan made card by card (WS, PC): the player sets hand cards aside one at a time
+        (decision ``mulligan``: ``(verb, code)``) until ``("keep",)``; they wait in ``_aside``, in
+        the order chosen."""
+        hand = self.hand
+        while hand:
+            choice = yield "mulligan"
+            if choice[0] == "keep":
+                break
+            self._aside.append(take(hand, choice[1]))
+
     def _hand_limit(self, limit: int, pile: list[CardRecord]) -> Generator[str, tuple, None]:
         """End of turn: the player discards down to ``limit`` cards (decision ``discard``) onto
         ``pile``. Callers check ``len(self.hand) > limit`` first (no generator otherwise)."""

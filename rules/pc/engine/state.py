@@ -92,7 +92,6 @@ class PCState(CodeNames, GoldfishState):
         self.deployed = False
         self.returned = False
         self.events_used: set[str] = set()
-        self._aside: list[CardRecord] = []
         self._last_deployed: CardRecord | None = None
 
     # -- helpers -------------------------------------------------------------------------------
@@ -151,11 +150,7 @@ class PCState(CodeNames, GoldfishState):
         if log is not None:
             self.say("me", "setup", "setup", life=self.life, order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
-        while self.hand:
-            choice = yield "mulligan"
-            if choice[0] == "keep":
-                break
-            self._aside.append(take(self.hand, choice[1]))
+        yield from self._set_aside()
         if self._aside:
             n = len(self._aside)
             # to the bottom in the order chosen (the first chosen ends up lowest); no shuffle

@@ -129,7 +129,6 @@ class WSState(CodeNames, GoldfishState):
         self.power_bonus = 0
         self.pen_me = 0
         self.pen_opp = 0
-        self._aside: list[CardRecord] = []
         self._opp_active = False
 
     # -- helpers -------------------------------------------------------------------------------
@@ -308,11 +307,7 @@ class WSState(CodeNames, GoldfishState):
         if self.pen_me or self.pen_opp:
             yield from self._settle()
         # mulligan: set aside any number, then discard them and draw that many
-        while self.hand:
-            choice = yield "mulligan"
-            if choice[0] == "keep":
-                break
-            self._aside.append(take(self.hand, choice[1]))
+        yield from self._set_aside()
         if self._aside:
             n = len(self._aside)
             if log is not None:
