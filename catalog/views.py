@@ -9,15 +9,17 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
+from catalog.timeouts import SearchTimeout, search_deadline
+from config.throttling import PageThrottled, page_throttle
 from rules import games as g
 from rules.registry import get_spec
 
 from .labels import STAT_LABELS
 from .models import Card
 from .pagination import COUNT_CAP, CappedPaginator
+from .pictures import attach_pictures, best_picture
 from .search import QueryError
 from .search.fields import FIELDS, NUMBER
-from .pictures import attach_pictures, best_picture
 from .search.help import EXAMPLES, GENERAL_EXAMPLES
 from .search.localized import value_words
 from .selectors import (
@@ -61,6 +63,7 @@ def _page(request: HttpRequest, qs: QuerySet[Card]):
     except EmptyPage:
         page = paginator.page(paginator.num_pages if paginator.count_exact else 1)
     page.object_list = list(page.object_list)
+    attach_pictures(page.object_list)
     for card in page.object_list:
         card.summary = stat_line(card)
     return page
@@ -76,7 +79,6 @@ def home_view(request: HttpRequest) -> HttpResponse:
 
 def _query_without(request: HttpRequest, *drop: str) -> str:
     params = request.GET.copy()
-    attach_pictures(page.object_list)
     for key in drop:
         params.pop(key, None)
     return params.urlencode()
@@ -96,17 +98,22 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
     direction = request.GET.get("dir", "")
     if order not in dict(SORT_CHOICES):
         order = ""
+    retry_after = None
     if q or game:
         try:
-            qs = card_search(q=q, game=game)
-            if order:
-                qs = qs.order_by(*_finish_order(parse_order(("-" if direction == "desc" else "") + order)))
-            page = _page(request, qs)
-            if page.paginator.count == 0 and q:
-                suggestions = card_suggest(q=q, game=game)
-        except QueryError as exc:
+            page_throttle(request)  # the API's rates and counters (config/throttling.py): 429
+            with search_deadline():  # a statement timeout on the count, the page and "did you mean": 503
+                qs = card_search(q=q, game=game)
+                if order:
+                    qs = qs.order_by(*_finish_order(parse_order(("-" if direction == "desc" else "") + order)))
+                page = _page(request, qs)
+                if page.paginator.count == 0 and q:
+                    suggestions = card_suggest(q=q, game=game)
+        except (QueryError, SearchTimeout, PageThrottled) as exc:
             error = exc  # an AppError: error.message is in the reader's language
-            status = 400
+            status = exc.status
+            retry_after = exc.headers.get("Retry-After")
+            page = None
     context = {
         "q": q,
         "game": game,
@@ -115,7 +122,7 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
         "page": page,
         "suggestions": suggestions,
         "error": error,
-        "error_marker": (q[: error.position], q[error.position:]) if error else None,
+        "error_marker": (q[: error.position], q[error.position:]) if isinstance(error, QueryError) else None,
         "base_query": _query_without(request, "page"),
         "view_query": _query_without(request, "view", "page"),
         "count_cap": COUNT_CAP,
@@ -123,7 +130,10 @@ def card_search_view(request: HttpRequest) -> HttpResponse:
         "order": order,
         "direction": "desc" if direction == "desc" else "asc",
     }
-    return render(request, "catalog/card_search.html", context, status=status)
+    response = render(request, "catalog/card_search.html", context, status=status)
+    if retry_after:
+        response["Retry-After"] = retry_after
+    return response
 
 
 def _stat(card: Card, name: str):
@@ -146,12 +156,17 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
              .order_by("code")[:12])
         if card.set_code else []
     )
+    series = get_spec(game).series_of(card.set_code, card.work)
     context = {
         "card": card,
         "game_name": g.GAME_NAMES[game],
         "lycee_grid": lycee_grid,
         "keywords": keywords,
         "printings": list(card.printings.all()),
+        "picture": best_picture(card.code, card.printings.all()),
+        "printing_groups": card_printing_groups(card=card),
+        "same_card": card_same_identity(card=card),
+        "series": series,
         "same_set": same_set,
         "cost_detail": sorted((card.cost_detail or {}).items()),
         "abilities": [(a, getattr(card, a)) for a in g.PHANTASMA_ATTRIBUTES],
@@ -162,34 +177,6 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
     return render(request, f"catalog/card_detail_{game}.html", context)
 
 
-def _language_name(code: str) -> str:
-    from django.conf.locale import LANG_INFO
-
-    info = LANG_INFO.get(code) or LANG_INFO.get(code.split("-")[0]) or {}
-    return info.get("name_local", code)
-
-
-    series = get_spec(game).series_of(card.set_code, card.work)
-def _text_language_context(card: Card, wanted: str = "") -> dict:
-    """Which name/text the card page shows: ``?text=<language>`` when the card has it, else the user's
-    language when the card has it, else the card as printed."""
-    reader = get_language() or "en"
-    shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(reader)
-    others = sorted(code for code, t in (card.translations or {}).items() if isinstance(t, dict) and code != shown["language"])
-        "picture": best_picture(card.code, card.printings.all()),
-        "printing_groups": card_printing_groups(card=card),
-        "same_card": card_same_identity(card=card),
-        "series": series,
-    printed = card.printed_language if not shown["language"] else ""
-    return {
-        "shown": shown,
-        "shown_language_name": _language_name(shown["language"]) if shown["language"] else "",
-        "text_languages": [(code, _language_name(code)) for code in others],
-        # The card as printed: say in which language when it is not the reader's, or other versions exist.
-        "printed_language": printed,
-        "printed_language_name": _language_name(printed) if printed else "",
-        "printed_note": not shown["language"] and (bool(others) or bool(printed and printed != reader.split("-")[0])),
-    }
 def card_picture_view(request: HttpRequest, game: str, code: str) -> HttpResponse:
     """The card's large picture (image over its drawn face) as an HTML fragment: the lists' previews."""
     if game not in g.GAMES:
@@ -206,9 +193,33 @@ def card_picture_view(request: HttpRequest, game: str, code: str) -> HttpRespons
     return response
 
 
+def _language_name(code: str) -> str:
+    from django.conf.locale import LANG_INFO
+
+    info = LANG_INFO.get(code) or LANG_INFO.get(code.split("-")[0]) or {}
+    return info.get("name_local", code)
+
+
+def _text_language_context(card: Card, wanted: str = "") -> dict:
+    """Which name/text the card page shows: ``?text=<language>`` when the card has it, else the user's
+    language when the card has it, else the card as printed."""
+    reader = get_language() or "en"
+    shown = card.text_in(wanted) if wanted in (card.translations or {}) else card.text_in(reader)
+    others = sorted(code for code, t in (card.translations or {}).items() if isinstance(t, dict) and code != shown["language"])
+    printed = card.printed_language if not shown["language"] else ""
+    return {
+        "shown": shown,
+        "shown_language_name": _language_name(shown["language"]) if shown["language"] else "",
+        "text_languages": [(code, _language_name(code)) for code in others],
+        # The card as printed: say in which language when it is not the reader's, or other versions exist.
+        "printed_language": printed,
+        "printed_language_name": _language_name(printed) if printed else "",
+        "printed_note": not shown["language"] and (bool(others) or bool(printed and printed != reader.split("-")[0])),
+    }
 
 
 def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's series (works) and its sets in release order (where known), with names and card counts."""
     if game not in g.GAMES:
         raise Http404(f"unknown game {game}")
     rows = [
@@ -216,40 +227,14 @@ def game_browse_view(request: HttpRequest, game: str) -> HttpResponse:
          "url": reverse("set-detail", kwargs={"game": game, "set_code": s.code}) if s.code else None}
         for s in card_sets(game=game)
     ]
+    series = [{**row, "url": reverse("series-detail", kwargs={"game": game, "series": row["name"]})}
+              for row in card_series(game=game)]
     return render(request, "catalog/set_list.html", {
         "game": game, "game_name": g.GAME_NAMES[game], "sets": rows, "series": series,
         "games": _games(),
     })
 
 
-def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpResponse:
-    if game not in g.GAMES:
-        raise Http404(f"unknown game {game}")
-    """A game's series (works) and its sets in release order (where known), with names and card counts."""
-    if "\x00" in set_code or len(set_code) > 64:
-        raise Http404("no such set")
-    qs = Card.objects.filter(game=game, set_code=set_code).order_by("code")
-    if not qs.exists():
-        raise Http404(f"no {game} set {set_code}")
-    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
-    return render(request, "catalog/set_detail.html", {
-        "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs), "set": info,
-        "series_links": [(name, reverse("series-detail", kwargs={"game": game, "series": name}))
-                         for name in (info.series if info else [])],
-        "games": _games(), "view": view, "count_cap": COUNT_CAP, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
-    })
-
-
-def search_help_view(request: HttpRequest) -> HttpResponse:
-    fields = [
-    series = [{**row, "url": reverse("series-detail", kwargs={"game": game, "series": row["name"]})}
-              for row in card_series(game=game)]
-        {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
-         "games": _games_names(f.games) if f.games else _("all games"),
-         "operators": " ".join(f.operators), "values": [_value_with_words(f.name, v) for v in f.values]}
-        for f in FIELDS
-    ]
-    return render(request, "catalog/search_help.html", {
 def series_detail_view(request: HttpRequest, game: str, series: str) -> HttpResponse:
     """One series (work) of a game: its sets and its cards (list or picture grid, paged)."""
     if game not in g.GAMES:
@@ -268,6 +253,32 @@ def series_detail_view(request: HttpRequest, game: str, series: str) -> HttpResp
     })
 
 
+def set_detail_view(request: HttpRequest, game: str, set_code: str) -> HttpResponse:
+    if game not in g.GAMES:
+        raise Http404(f"unknown game {game}")
+    if "\x00" in set_code or len(set_code) > 64:
+        raise Http404("no such set")
+    qs = Card.objects.filter(game=game, set_code=set_code).order_by("code")
+    if not qs.exists():
+        raise Http404(f"no {game} set {set_code}")
+    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "list"
+    info = next((s for s in card_sets(game=game) if s.code == set_code), None)
+    return render(request, "catalog/set_detail.html", {
+        "game": game, "game_name": g.GAME_NAMES[game], "set_code": set_code, "page": _page(request, qs), "set": info,
+        "series_links": [(name, reverse("series-detail", kwargs={"game": game, "series": name}))
+                         for name in (info.series if info else [])],
+        "games": _games(), "view": view, "count_cap": COUNT_CAP, "base_query": _query_without(request, "page"), "view_query": _query_without(request, "view", "page"),
+    })
+
+
+def search_help_view(request: HttpRequest) -> HttpResponse:
+    fields = [
+        {"name": f.name, "aliases": f.aliases, "kind": f.kind, "help": _field_help(f),
+         "games": _games_names(f.games) if f.games else _("all games"),
+         "operators": " ".join(f.operators), "values": [_value_with_words(f.name, v) for v in f.values]}
+        for f in FIELDS
+    ]
+    return render(request, "catalog/search_help.html", {
         "fields": [f for f in fields if f["kind"] != NUMBER],
         "stats": [f for f in fields if f["kind"] == NUMBER],
         "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
@@ -284,7 +295,6 @@ def _value_with_words(field: str, value: str) -> str:
 
 def _games_names(games: tuple[str, ...]) -> str:
     return pgettext("list separator", ", ").join(g.GAME_NAMES[x] for x in games)
-    info = next((s for s in card_sets(game=game) if s.code == set_code), None)
 
 
 def _field_help(f) -> str:
