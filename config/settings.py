@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI / Redoc served locally (works offline)
+    "django_htmx",  # request.htmx; {% htmx_script %} serves the vendored htmx.min.js (deck builder)
     "imagekit",  # thumbnails of the card images curators upload (catalog.CardPrinting.image)
     "catalog",
     "decks",
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -119,9 +121,6 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # gzip copies written by collectstatic; names unhashed so pages render before collectstatic.
 # Uploaded files (card images): Django's default storage under MEDIA_ROOT; served by the site itself
 # when SERVE_MEDIA is on (development and tests; in production a web server or other storage does).
 MEDIA_URL = "/media/"
@@ -129,6 +128,9 @@ MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 SERVE_MEDIA = os.environ.get("DJANGO_SERVE_MEDIA", "1" if DEBUG else "0") == "1"
 # Thumbnails are made when an image is saved and then trusted to exist (no file check per page).
 IMAGEKIT_DEFAULT_CACHEFILE_STRATEGY = "imagekit.cachefiles.strategies.Optimistic"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # gzip copies written by collectstatic; names unhashed so pages render before collectstatic.
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
                     else "whitenoise.storage.CompressedStaticFilesStorage"},
 }

@@ -67,7 +67,17 @@ class BuilderForm(forms.Form):
     code = forms.CharField(max_length=64)
     count = forms.IntegerField(min_value=0, max_value=MAX_COUNT, initial=1)
     zone = forms.ChoiceField(choices=[(z, z) for z in g.ZONES], initial="main")
-    base_version = forms.IntegerField(min_value=1)
+    # The version the page showed; changes go to the working copy (decks.drafts), which follows the deck.
+    base_version = forms.IntegerField(min_value=1, required=False)
+
+
+class PasteForm(forms.Form):
+    """A whole list pasted into the builder (deck text or a format players exchange)."""
+
+    text = forms.CharField(label=_("Paste a list"), max_length=100_000, strip=False,
+                           widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocapitalize": "off",
+                                                        "aria-describedby": "paste-help"}))
+    replace = forms.BooleanField(label=_("Replace the deck's cards with this list"), required=False)
 
 
 class ShareForm(forms.Form):

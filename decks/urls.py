@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_public
+from . import views, views_builder, views_public
 
 urlpatterns = [
     path("decks/", views.deck_list_view, name="deck-list"),
@@ -8,7 +8,14 @@ urlpatterns = [
     path("decks/public/", views_public.deck_public_view, name="deck-public"),
     path("decks/<int:pk>/", views.deck_detail_view, name="deck-detail"),
     path("decks/<int:pk>/edit/", views.deck_edit_view, name="deck-edit"),
-    path("decks/<int:pk>/build/", views.deck_build_view, name="deck-build"),
+    path("decks/<int:pk>/build/", views_builder.deck_build_view, name="deck-build"),
+    path("decks/<int:pk>/build/cards/", views_builder.deck_build_cards_view, name="deck-build-cards"),
+    path("decks/<int:pk>/build/top/", views_builder.deck_build_top_view, name="deck-build-top"),
+    path("decks/<int:pk>/build/paste/", views_builder.deck_build_paste_view, name="deck-build-paste"),
+    path("decks/<int:pk>/build/undo/", views_builder.deck_build_undo_view, name="deck-build-undo"),
+    path("decks/<int:pk>/build/save/", views_builder.deck_build_save_view, name="deck-build-save"),
+    path("decks/<int:pk>/build/discard/", views_builder.deck_build_discard_view, name="deck-build-discard"),
+    path("decks/validate/panel/", views_builder.deck_validate_panel_view, name="deck-validate-panel"),
     path("decks/<int:pk>/history/", views.deck_history_view, name="deck-history"),
     path("decks/<int:pk>/restore/", views.deck_restore_view, name="deck-restore"),
     path("decks/<int:pk>/fork/", views.deck_fork_view, name="deck-fork"),

@@ -16,12 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from catalog.selectors import QueryError, card_search
 from rules import games as g
 from rules.cards import CardRecord
 from rules.construction import validate_deck
 
-from .forms import BuilderForm, DeckForm, ShareForm
+from .forms import DeckForm, ShareForm
 from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
 from .selectors import (
@@ -54,7 +53,6 @@ TYPE_PLURALS = {"character": gettext_lazy("Characters"), "climax": gettext_lazy(
                 "item": gettext_lazy("Items"), "area": gettext_lazy("Areas"), "set": gettext_lazy("Sets")}
 ZONE_TITLES = {"main": gettext_lazy("Main deck"), "extra": gettext_lazy("Extra deck"), "ace": gettext_lazy("ACE"), "ex": gettext_lazy("EX skills"),
                "partner": gettext_lazy("Partner")}
-SEARCH_LIMIT = 60
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -243,90 +241,6 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
         })
     status = 409 if conflict else (400 if form.errors else 200)
     return render(request, "decks/deck_form.html", {"form": form, "deck": deck, "conflict": conflict}, status=status)
-
-
-# -- builder -----------------------------------------------------------------------------------
-def _search(deck: Deck, q: str) -> tuple[list, str | None]:
-    if not q.strip():
-        return [], None
-    try:
-        return list(card_search(q=q, game=deck.game)[:SEARCH_LIMIT]), None
-    except QueryError as exc:  # its message in the reader's language, as on the search page and in the API
-        where = _("at character %(pos)s") % {"pos": exc.position + 1} if exc.position is not None else ""
-        return [], f"{exc.message} ({where})" if where else exc.message
-
-
-@login_required
-def deck_build_view(request: HttpRequest, pk: int) -> HttpResponse:
-    deck = _own_deck_or_404(request, pk)
-    q = request.GET.get("q", "")[:500]
-    status = 200
-    if request.method == "POST":
-        form = BuilderForm(request.POST)
-        if not form.is_valid():
-            for field, errs in form.errors.items():
-                messages.error(request, f"{field}: {' '.join(errs)}")
-            status = 400
-        else:
-            status = _apply_builder(request, deck, form.cleaned_data)
-            deck.refresh_from_db()
-            if status == 200 and not request.headers.get("X-Requested-With"):
-                url = reverse("deck-build", kwargs={"pk": deck.pk})
-                return redirect(f"{url}?q={q}" if q else url)
-    results, search_error = _search(deck, q)
-    in_deck = deck.zones or {}
-    ctx = deck_view_context(request, deck, in_deck)
-    zones_here = g.GAME_ZONES[deck.game]
-    ctx.update({
-        "q": q, "results": [{"card": c, "stats": card_stats(c),
-                             "in_deck": {z: in_deck.get(z, {}).get(c.code, 0) for z in zones_here}}
-                            for c in results],
-        "search_error": search_error, "zones_here": [z for z in zones_here if z != "partner"],
-        "partner_zone": "partner" in zones_here, "limit": SEARCH_LIMIT,
-    })
-    return render(request, "decks/deck_build.html", ctx, status=status)
-
-
-def _apply_builder(request: HttpRequest, deck: Deck, d: dict[str, Any]) -> int:
-    """Apply one add/remove/set as a delta on the latest version (deltas never lose another edit)."""
-    if d["zone"] not in g.GAME_ZONES[deck.game]:
-        messages.error(request, _("%(game)s decks have no %(zone)s zone.") % {"game": g.GAME_NAMES[deck.game], "zone": d["zone"]})
-        return 400
-    for _attempt in range(3):
-        current = Deck.objects.get(pk=deck.pk)
-        zones = {z: dict(c) for z, c in (current.zones or {}).items()}
-        zone = zones.setdefault(d["zone"], {})
-        have = zone.get(d["code"], 0)
-        if d["op"] == "add":
-            new = have + max(1, d["count"])
-        elif d["op"] == "remove":
-            new = max(0, have - max(1, d["count"]))
-        else:
-            new = d["count"]
-        if d["zone"] == "partner":
-            zone.clear()
-            new = min(new, 1)
-        if new > 99:
-            messages.error(request, _("At most 99 copies of a card."))
-            return 400
-        if new:
-            zone[d["code"]] = new
-        else:
-            zone.pop(d["code"], None)
-        note = f"{d['op']} {d['count']}× {d['code']} ({d['zone']})"
-        try:
-            deck_update(deck=current, user=request.user, base_version=current.version, zones=zones, note=note)
-        except DeckConflict:
-            continue
-        except (DeckInputError, DeckPermissionDenied) as exc:
-            messages.error(request, exc.message)
-            return 400
-        if d["base_version"] != current.version:
-            messages.info(request, _("The deck had changed elsewhere (now version %(version)s); "
-                                     "your change was applied on top of it.") % {"version": current.version})
-        return 200
-    messages.error(request, _("The deck is being edited elsewhere right now; try again."))
-    return 409
 
 
 # -- history -----------------------------------------------------------------------------------

@@ -146,31 +146,7 @@ def test_unlisted_only_by_link(cards, alice, bob):
     assert r.status_code == 200 and "Sneaky" in r.content.decode()
 
 
-def test_builder_add_remove_without_js(cards, alice):
-    deck = deck_create(owner=alice, game="chaos", name="Knights", zones={})
-    c = logged_in(alice)
-    r = c.get(f"/decks/{deck.pk}/build/?q=Knight")
-    assert r.status_code == 200
-    html = r.content.decode()
-    assert "CHT-001" in html and "Make partner" in html
-    url = f"/decks/{deck.pk}/build/?q=Knight"
-    r = c.post(url, {"op": "add", "code": "CHT-001", "count": 4, "zone": "main", "base_version": 1})
-    assert r.status_code == 302 and r["Location"].endswith("?q=Knight")
-    c.post(url, {"op": "add", "code": "CHT-X01", "count": 2, "zone": "extra", "base_version": 2})
-    c.post(url, {"op": "set", "code": "CHT-001", "count": 1, "zone": "partner", "base_version": 3})
-    c.post(url, {"op": "remove", "code": "CHT-001", "count": 1, "zone": "main", "base_version": 4})
-    deck.refresh_from_db()
-    assert deck.zones == {"main": {"CHT-001": 3}, "extra": {"CHT-X01": 2}, "partner": {"CHT-001": 1}}
-    assert deck.version == 5
-    # a stale base version is applied on top (a delta never loses the other change) and says so
-    r = c.post(url, {"op": "add", "code": "CHT-002", "count": 1, "zone": "main", "base_version": 1}, follow=True)
-    assert "changed elsewhere" in r.content.decode()
-    deck.refresh_from_db()
-    assert deck.zones["main"] == {"CHT-001": 3, "CHT-002": 1}
-    # bad input
-    assert c.post(url, {"op": "explode", "code": "CHT-001", "count": 1, "zone": "main", "base_version": 1}).status_code == 400
-    assert c.post(url, {"op": "add", "code": "CHT-001", "count": 1, "zone": "ace", "base_version": 1}).status_code == 400
-    assert Deck.objects.get(pk=deck.pk).version == 6
+# The builder's changes, working copy, undo and save: tests/test_decks_builder.py.
 
 
 def test_builder_search_error_is_shown(cards, alice):

@@ -1,0 +1,113 @@
+// Deck builder keyboard use, on top of htmx (every action is a plain form; without this file and
+// htmx the page still works, one page load per action).
+//
+// Finder (#builder-q): Enter adds the top hit ("4 CODE" adds 4), Shift+Enter removes one copy of it,
+// ArrowDown moves to the results. In the results and the deck list: ArrowUp/ArrowDown move between
+// rows, + and − change the copies, Escape goes back to the finder. Anywhere: Ctrl+S saves a version;
+// Ctrl+Z (outside text fields) undoes the last change. Focus stays where it was across updates.
+(function () {
+  "use strict";
+  var root = document.getElementById("builder");
+  if (!root || !window.htmx) { return; }
+  var finder = document.getElementById("builder-q");
+  var topForm = document.getElementById("top-form");
+  var lastFocus = null;
+
+  function rowOf(el) { return el && el.closest ? el.closest("li.result, li.deck-row") : null; }
+  function rowsOf(row) { return Array.prototype.slice.call(row.parentElement.closest(".finder-results, #deck-panel").querySelectorAll("li.result, li.deck-row")); }
+  function focusRow(row) {
+    if (!row) { return false; }
+    var b = row.querySelector("button.plus:not([disabled])") || row.querySelector("button:not([disabled])");
+    if (b) { b.focus(); return true; }
+    return false;
+  }
+  function inTextField(el) {
+    return el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|number)$/.test(el.type)));
+  }
+
+  function submitTop(op) {
+    topForm.elements.q.value = finder.value;
+    topForm.elements.op.value = op;
+    htmx.trigger(topForm, "submit");
+  }
+
+  finder.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" && !ev.isComposing && !ev.altKey && !ev.ctrlKey && !ev.metaKey) {
+      ev.preventDefault();
+      if (finder.value.trim()) { submitTop(ev.shiftKey ? "remove" : "add"); }
+    } else if (ev.key === "ArrowDown" && !ev.isComposing) {
+      var first = document.querySelector("#results li.result");
+      if (first) { ev.preventDefault(); focusRow(first); }
+    }
+  });
+
+  document.addEventListener("keydown", function (ev) {
+    var el = document.activeElement;
+    if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && (ev.key === "s" || ev.key === "S")) {
+      ev.preventDefault();
+      htmx.trigger(document.getElementById("save-form"), "submit");
+      return;
+    }
+    if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && (ev.key === "z" || ev.key === "Z") && !inTextField(el)) {
+      var undo = document.getElementById("undo-btn");
+      if (undo && !undo.disabled) { ev.preventDefault(); undo.click(); }
+      return;
+    }
+    var row = rowOf(el);
+    if (!row || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var button = null;
+    if (ev.key === "+" || ev.key === "=" || ev.key === "Add") { button = row.querySelector("button.plus"); }
+    else if (ev.key === "-" || ev.key === "_" || ev.key === "−" || ev.key === "Subtract") { button = row.querySelector("button.minus"); }
+    if (button) {
+      ev.preventDefault();
+      if (!button.disabled) { button.click(); }
+      return;
+    }
+    if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+      var rows = rowsOf(row), i = rows.indexOf(row);
+      var next = rows[i + (ev.key === "ArrowDown" ? 1 : -1)];
+      ev.preventDefault();
+      if (next) { focusRow(next); } else if (ev.key === "ArrowUp" && row.matches("li.result")) { finder.focus(); }
+    } else if (ev.key === "Escape") {
+      ev.preventDefault();
+      finder.focus();
+      finder.select();
+    }
+  });
+
+  // Keep the focus where it was when a change swaps the parts of the page it sat in.
+  document.body.addEventListener("htmx:beforeRequest", function () {
+    var el = document.activeElement;
+    if (el && el.id && el !== document.body) {
+      var row = rowOf(el), list = row ? row.parentElement : null;
+      lastFocus = { id: el.id, list: list && list.closest("#results, #deck-panel") ? list.closest("#results, #deck-panel").id : null,
+                    index: row ? rowsOf(row).indexOf(row) : -1, finder: el === finder };
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", restore);
+  document.body.addEventListener("htmx:afterOnLoad", function () { setTimeout(restore, 0); });
+  function restore() {
+    var el = document.activeElement;
+    if (!lastFocus || (el && el !== document.body && el.isConnected)) { return; }
+    var again = document.getElementById(lastFocus.id);
+    if (again && !again.disabled) { again.focus(); return; }
+    if (lastFocus.list) {  // the row left the list: its neighbour, else the finder
+      var rows = document.querySelectorAll("#" + lastFocus.list + " li.result, #" + lastFocus.list + " li.deck-row");
+      if (rows.length && focusRow(rows[Math.min(lastFocus.index, rows.length - 1)])) { return; }
+    }
+    finder.focus();
+  }
+
+  // After Enter added the top hit, keep the query selected: the next card is typed over it, Enter
+  // again adds one more copy.
+  topForm.addEventListener("htmx:afterRequest", function () {
+    if (document.activeElement === finder || document.activeElement === document.body) { finder.focus(); finder.select(); }
+  });
+
+  document.body.addEventListener("htmx:sendError", offline);
+  document.body.addEventListener("htmx:responseError", offline);
+  function offline() {
+    var live = document.getElementById("builder-live");
+    if (live) { live.textContent = root.dataset.offline || ""; }
+  }
+})();
