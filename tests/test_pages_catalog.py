@@ -94,8 +94,9 @@ def test_lycee_slot_grid_is_an_accessible_table(client, cards):
 def test_detail_404s(client, cards):
     assert client.get("/cards/ws/NOPE/").status_code == 404
     assert client.get("/cards/mtg/TST/W01-001/").status_code == 404
-    assert client.get("/cards/ws/a%00b/").status_code == 404
-    assert client.get("/cards/ws/sets/a%00b/").status_code == 404
+    # NUL in the address: a 400 naming it, before any view (config/middleware.py, issue 19)
+    assert client.get("/cards/ws/a%00b/").status_code == 400
+    assert client.get("/cards/ws/sets/a%00b/").status_code == 400
     assert client.get("/cards/", {"q": "a\x00b", "game": "x\x00"}).status_code == 400
 
 
