@@ -69,7 +69,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "公開": "reveal", "プレイ": "play", "リフレッシュ": "refresh", "デッキ": "deck_list", "同じカード名": "same_name", "同じ名前": "same_name", "発動": "activate", "キャンセル": "cancel", "レベルアップ": "level_up",
         "回": "times", "X": "X", "×": "times_sign", "の": "of", "か": "or", "と": "and", "や": "and",
         "待@": "icon:standby", "行動": "action", "次の行動": "next_action",
-        "以下の効果のうちあなたが選んだ1つ": "chosen_mode", "防御キャラ": "defender",
+        "以下の効果のうちあなたが選んだ1つ": "chosen_mode", "という能力": "ability_named", "防御キャラ": "defender",
         "減少": "decrease", "宣言": "declare", "元の順番": "original_order", "元": "original", "空いている枠": "empty_slot", "つ": "piece",
     },
 }

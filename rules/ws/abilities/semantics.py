@@ -1555,6 +1555,8 @@ def _grant(c: Clause, obj: NP, target: dict[str, Any], ctx: Ctx,
     if what.get("traits") and set(what) == {"traits"}:
         ctx.emit("grant_trait", {"traits": what["traits"], "target": target})
         return
+    if what.get("nouns") == ["ability_named"] and what.get("abilities"):
+        del what["nouns"]  # 『…』という能力を与える
     texts: list[str] = list(what.get("abilities", []))
     if what.get("nouns") == ["next_ability"] or what.get("nouns") == ["ability"] and what.get("next"):
         if not grants:
@@ -1751,6 +1753,8 @@ def _h_restriction(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
         params["target"] = _target(subj_np)
     elif not ctx.actor_here:
         params["target"] = {"ref": "this"}
+    else:
+        params["player"] = ctx.actor  # あなたは / 相手は…できない: the player is restricted
     obj = a.np("を")
     if obj is not None:  # 相手はイベントを手札からプレイできない
         params["cards"] = _target(obj)

@@ -300,7 +300,7 @@ def phase(np: NP) -> dict[str, Any] | None:
     else:
         return None
     for w in words:
-        if w.cls == "player" and w.value in ("you", "opponent"):
+        if w.cls == "player" and w.value in ("you", "opponent", "self"):
             out["turn"] = w.value
         elif w.cls == "time" and w.value in _PHASES:
             out["phase"] = w.value
