@@ -19,7 +19,7 @@ from .vocabulary import ABILITY_KINDS, ALL_KINDS, CONDITION_KINDS, EFFECT_KINDS,
 
 __all__ = [
     "ABILITY_KINDS", "ALL_KINDS", "CONDITION_KINDS", "EFFECT_KINDS", "TRIGGER_KINDS", "NotUnderstood",
-    "compile_text", "compile_text_cached",
+    "clear_caches", "compile_text", "compile_text_cached",
 ]
 
 
@@ -32,3 +32,8 @@ def compile_text(text: str | None, card_type: str = "character") -> tuple[Abilit
 def compile_text_cached(text: str | None, card_type: str = "character") -> tuple[Ability, ...]:
     """:func:`compile_text`, memoised (the abilities are shared: do not mutate their params)."""
     return compile_text(text, card_type)
+
+
+def clear_caches() -> None:
+    """Forget memoised texts (benchmarks measure a cold compile)."""
+    compile_text_cached.cache_clear()

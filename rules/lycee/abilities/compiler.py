@@ -77,11 +77,26 @@ def _args(clause: dict[str, Any]) -> dict[str, list[Any]]:
             pending = []
             continue
         if rel is not None and isinstance(value, dict):
-            value = {**value, "filters": [*value.get("filters", []), {"relative": rel}]}
+            value = {**value, "filters": [*value.get("filters", []), {"relative": _hoist_zone(rel, value)}]}
+            if "zone" not in value:
+                zone = next((a["value"]["zone"] for a in rel["args"] if isinstance(a["value"], dict)
+                             and "zone" in a["value"]), None)
+                if zone is not None:
+                    value["zone"] = zone
             rel = None
         out.setdefault(role, []).append(value)
         pending.append((role, value))
     return out
+
+
+def _hoist_zone(rel: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
+    """``自分のゴミ箱の手札宣言能力を持つキャラ``: the zone read on the relative clause's object
+    belongs to the head noun; the relative clause keeps the object without it."""
+    if "zone" in head:
+        return rel
+    args = [{"role": a["role"], "value": {k: v for k, v in a["value"].items() if k != "zone"}}
+            if isinstance(a["value"], dict) else a for a in rel["args"]]
+    return {**rel, "args": args}
 
 
 def _plain(args: list[tuple[str, Any]]) -> list[dict[str, Any]]:
@@ -197,7 +212,7 @@ def effect_of_clause(clause: dict[str, Any], ctx: Context) -> list[Effect]:
     if handler is None:
         raise NotUnderstood("", f"verb {verb}")
     effects = handler(args, pred, ctx)
-    optional = form == "may"
+    optional = form == "may" and verb not in ("pay",)
     until = _until(args)
     out = []
     for eff in effects:
@@ -890,6 +905,9 @@ def _compile_body(seg: t.Segment, ctx: Context) -> tuple[list[Effect], list[Effe
                 break
         else:
             raise NotUnderstood(options[0], "options without 以下から")
+    for eff in effects:
+        if eff.kind == "choose" and not eff.params.get("options"):
+            raise NotUnderstood(next(s for s in t.split_sentences(main_line) if "以下から" in s), "no options listed")
     return conditions, effects, trigger, once
 
 
@@ -956,6 +974,51 @@ def _basic_cost(arg: str) -> Any:
     raise NotUnderstood(f"[{inner}]", "keyword cost")
 
 
+_TOKEN_STATS = {"AP": "ap", "DP": "dp", "SP": "sp", "DMG": "dmg", "EX": "ex"}
+
+
+def _token_definition(body: str) -> Effect:
+    """``「偽臣」AP:0/DP:0/SP:0/DMG:0/EX:0/属性:[無]/使用代償:[0]/[ペナルティ:[…]]/※…`` → ``token``."""
+    name, _, rest = body.partition("」")
+    params: dict[str, Any] = {"name": name.strip("「 ")}
+    depth, start, fields = 0, 0, []
+    for i, ch in enumerate(rest):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "/" and depth == 0:
+            fields.append(rest[start:i])
+            start = i + 1
+    fields.append(rest[start:])
+    keywords: list[Any] = []
+    for f in (f.strip() for f in fields if f.strip()):
+        key, sep, value = f.partition(":")
+        if key in _TOKEN_STATS and value.isdigit():
+            params[_TOKEN_STATS[key]] = int(value)
+        elif key == "属性":
+            params["attributes"] = list(attribute_cost(value))
+        elif key == "使用代償":
+            params["cost"] = _basic_cost(value)
+        elif f.startswith("["):
+            tokens, _repairs = t.split_basic_line(f)
+            if not tokens:
+                raise NotUnderstood(f, "token keyword")
+            for tok in tokens:
+                ability = compile_basic(tok)
+                if not ability.compiled:
+                    raise NotUnderstood(f, "token keyword")
+                keywords.append({**ability.effects[0].params,
+                                 **({"effects": [e.to_dict() for e in ability.effects[1:]]} if ability.effects[1:] else {})})
+        elif f.startswith("※"):
+            reading = read_sentence(f[1:] if f.endswith("。") else f[1:] + "。")
+            piece = compile_reading(reading, Context("rule"))
+            params["notes"] = [e.kind for e in piece.effects]
+        else:
+            raise NotUnderstood(f, "token field")
+    if keywords:
+        params["keywords"] = keywords
+    return _e("token", **params)
+
+
 def compile_segment(seg: t.Segment) -> Ability | None:
     """One segment → its ability (``None`` for informational notes)."""
     if seg.kind == "basic":
@@ -971,7 +1034,7 @@ def compile_segment(seg: t.Segment) -> Ability | None:
         if seg.kind == "equip_restriction":
             return Ability(kind=kind, text=seg.text, effects=(_e("equip_limit", card=read_noun_phrase(seg.body)),))
         if seg.kind == "token":
-            return Ability(kind=kind, text=seg.text, unrecognised=seg.body)
+            return Ability(kind=kind, text=seg.text, effects=(_token_definition(seg.body),))
         cost = _cost_effects(seg.cost, ctx) if seg.cost else []
         conditions, effects, trigger, once = _compile_body(seg, ctx)
     except NotUnderstood as exc:

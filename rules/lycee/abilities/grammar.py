@@ -116,7 +116,8 @@ pred: VS SURU                          -> p_suru
     | "できない"                        -> p_bare_cannot
     | "入れることができる"               -> p_put_in_may
     | "見ることができる"                 -> p_look_may
-    | "次の" ONEXT "を" GODAN           -> p_gain_next
+    | "次の" "能力" "を" GODAN           -> p_gain_next_ability
+    | "次の" "効果" "を" GODAN           -> p_gain_next_effect
 pred_c: VS SURU_C                      -> p_suru
       | STATE "に" SURU_C               -> p_state
       | INT "に" SURU_C                 -> p_set
@@ -126,11 +127,11 @@ pred_c: VS SURU_C                      -> p_suru
 verb_te: VS "して"                     -> te_suru
        | GODAN_TE                      -> te_godan
 
-ONEXT: "能力" | "効果"
 ATTACK_DECL.3: "攻撃宣言"
 ACTION: "登場" | "使用" | "装備" | "配置"
 STATE: "未行動" | "行動済み"
 STATE_OF.2: "未行動の" | "行動済みの"
+OWNED_BY.2: "持ち主が自分の" | "持ち主が相手の"
 OR_STAT.2: /または(?=(AP|DP|SP|DMG)[+\-])/
 OR_KW.2: /または(?=\[[^\]雪月花宙日無])/
 VS: /(破棄|除外|登場|配置|装備|移動|回復|発生|ドロー|チャージ|シャッフル|処理|使用|宣言|指定|中断|ダウン|防御|攻撃|サポート|選択|追加|公開|失敗|解決|適用|変更|無効|入替|交換)/
@@ -199,7 +200,7 @@ qual: ATTRS                              -> q_attr
 !side: "味方" | "相手"
 !pos: "AF" | "DF" | "防御" | "攻撃" | "バトル参加"
 
-!ref: "この" ref_noun | "その" ref_noun | "対象の" ref_noun | "対戦" ref_noun | "これら" "の" ref_noun
+!ref: "この" ref_noun | "この" qual+ ref_noun | "その" ref_noun | "対象の" ref_noun | "対戦" ref_noun | "これら" "の" ref_noun
     | "持ち主" | "このアイテムの持ち主" | "それら" | "このキャラクター"
 !ref_noun: "キャラ" | "アイテム" | "エリア" | "カード" | "イベント" | "フィールド" | "能力" | "効果"
          | "キャラ名" | "置き場" | "バトル" | "コスト" | "プレイヤー" | "宣言" | "能力値修正" | "ターン"
@@ -221,6 +222,7 @@ mod: stat_cmp "の"                          -> mod_stat
    | ref "と同列の"                          -> mod_same_column
    | ref "と同じフィールドの"                  -> mod_same_column
    | ref ("に隣接する" | "に隣接した" | "に隣接している") -> mod_adjacent
+   | OWNED_BY                               -> mod_owned_by
    | "AFの"                                 -> mod_af
    | "DFの"                                 -> mod_df
    | "横の"                                  -> mod_aside

@@ -298,9 +298,11 @@ class Reader(Transformer):
     def p_look_may(self) -> dict[str, Any]:
         return {"verb": "look", "form": "may"}
 
-    def p_gain_next(self, what: Token, godan: Token) -> dict[str, Any]:
-        lemma, form = GODAN_FORMS[str(godan)]
-        return {"verb": "gain_next", "form": form, "what": "ability" if str(what) == "能力" else "effect"}
+    def p_gain_next_ability(self, godan: Token) -> dict[str, Any]:
+        return {"verb": "gain_next", "form": GODAN_FORMS[str(godan)][1], "what": "ability"}
+
+    def p_gain_next_effect(self, godan: Token) -> dict[str, Any]:
+        return {"verb": "gain_next", "form": GODAN_FORMS[str(godan)][1], "what": "effect"}
 
     def te_suru(self, vs: Token) -> dict[str, Any]:
         return {"verb": VS_LEMMAS[str(vs)], "form": "te"}
@@ -482,7 +484,11 @@ class Reader(Transformer):
         if head == "このキャラクター":
             return _card(ref="this", what="character")
         ref = {"この": "this", "その": "that", "対象の": "target", "対戦": "battle_opponent", "これら": "those"}[head]
-        return _card(ref=ref, what=what)
+        out = _card(ref=ref, what=what)
+        for k, v in (i for i in items if isinstance(i, tuple)):
+            if k == "qual":
+                out.update(v)
+        return out
 
     def ref_noun(self, *toks: Token) -> str:
         return NOUNS["".join(_words(list(toks)))]
@@ -527,6 +533,9 @@ class Reader(Transformer):
 
     def mod_adjacent(self, ref: dict[str, Any], *_: Any) -> dict[str, Any]:
         return {"adjacent_to": ref}
+
+    def mod_owned_by(self, tok: Token) -> dict[str, Any]:
+        return {"controller": "self" if str(tok).endswith("自分の") else "opponent"}
 
     def mod_af(self) -> dict[str, Any]:
         return {"position": ["AF"]}

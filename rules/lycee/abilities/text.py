@@ -48,7 +48,7 @@ _TAG_NAMES = "|".join(sorted(map(re.escape, ABILITY_TAGS), key=len, reverse=True
 _TAG_LINE = re.compile(rf"^\[+(?:{_TAG_NAMES})\]")
 _TAG = re.compile(rf"\[({_TAG_NAMES})\]\s*")
 # A basic-ability token starts at the line start or right after another token's bracket.
-_BASIC_START = re.compile(rf"(?:^|(?<=[\]\[]))\[(?:{_BASIC_NAMES})(?=[:\]]|$)")
+_BASIC_START = re.compile(rf"(?:^|(?<=[\]\[ ]))\[(?:{_BASIC_NAMES})(?=[:\]]|$)")
 _TOKEN_DEF = re.compile(r"^※?「[^」]*」\s*AP:")
 _OPEN = "[{(「『<"
 _CLOSE = "]})」』>"

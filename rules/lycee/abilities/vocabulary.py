@@ -66,7 +66,7 @@ EFFECT_KINDS: tuple[tuple[str, str], ...] = (
     ("charge", "put cards as charge on a character: params target, count, from"),
     ("remove_charge", "discard charge from a character: params target, count"),
     ("grant", "the target gains keywords or stat changes as its own: params target, keywords, changes"),
-    ("grant_ability", "the target gains the ability printed after the sentence: params target"),
+    ("grant_ability", "the target gains the ability printed on the next line: params target, what, ability"),
     ("lose_ability", "the target loses abilities (元の能力を失う): params target, what"),
     ("ability_lost", "this ability is lost after use (この能力は失われる): params until"),
     ("end_battle", "the battle is interrupted (バトルを中断する)"),
@@ -87,6 +87,7 @@ EFFECT_KINDS: tuple[tuple[str, str], ...] = (
     ("exile_on_leave", "the character is exiled when it leaves the field"),
     ("alias", "the character also has another name: params name"),
     ("equip_limit", "which characters an item may equip: params card"),
+    ("token", "a token character the card creates: params name, ap, dp, sp, dmg, ex, attributes, cost, keywords"),
 )
 
 TRIGGER_KINDS: tuple[tuple[str, str], ...] = (
@@ -134,7 +135,6 @@ CONDITION_KINDS: tuple[tuple[str, str], ...] = (
     ("size", "a zone's size (置き場の枚数がN枚以上の場合): params of, op, n"),
     ("when", "a delayed trigger inside an effect: params event"),
     ("state", "another state the compiler keeps as verb + arguments: params verb, args"),
-    ("until", "the effect lasts until a time: params until"),
     ("all_of", "all the listed conditions: params of"),
 )
 
