@@ -311,3 +311,31 @@ def test_draft_follows_the_deck_and_is_deleted_with_it(cards, alice):
     assert result.draft.zones == legal_deck(g.WS) and not result.rebased
     deck.delete()
     assert not DeckDraft.objects.exists()
+
+
+# -- issue 18, item 8: the live legality panel in the reader's language; the odds picker -----------
+def test_live_legality_panel_is_in_the_readers_language(cards, alice):
+    c = logged_in(alice, HTTP_ACCEPT_LANGUAGE="ja")
+    r = c.post("/decks/validate/panel/", {"game": "ws", "text": "4 WST/W01-001\nfour WST/W01-002\n"})
+    html = r.content.decode()
+    assert r.status_code == 200 and 'id="validation"' in html
+    assert "構築チェック" in html and "この行を読み取れません: 「four WST/W01-002」" in html
+    assert 'data-code="parse_error"' in html and 'data-code="deck_size"' in html
+    assert "Is it legal?" not in html and "Not legal" not in html
+    r = logged_in(alice).post("/decks/validate/panel/", {"game": "nope", "text": "\x01" * 10})
+    assert r.status_code == 200  # an unknown game reads as WS; unreadable text is a problem, not a 500
+    assert logged_in(alice).get("/decks/validate/panel/").status_code == 405
+    html = c.get("/decks/new/?game=ws").content.decode()
+    assert 'data-validate-url="/decks/validate/panel/"' in html
+
+
+def test_odds_picker_is_checkboxes(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="Idols", zones=legal_deck(g.WS), visibility="public")
+    html = Client().get(f"/decks/{deck.pk}/", {"odds": ["card:WST/W01-001", "type:climax"]}).content.decode()
+    odds = html[html.index('id="odds"'):]
+    assert "<select name=\"odds\"" not in odds and "multiple" not in odds
+    assert 'type="checkbox" name="odds" value="card:WST/W01-001" checked' in odds
+    assert 'type="checkbox" name="odds" value="type:climax" checked' in odds
+    assert odds.count('type="checkbox" name="odds"') == len(legal_deck(g.WS)["main"]) + odds.count('value="type:') + odds.count(
+        'value="color:') + odds.count('value="trigger:')
+    assert "(12 in 50 cards)" in odds  # 4 copies of Idol 1 or any of the 8 climaxes
