@@ -239,6 +239,9 @@ class CardPrinting(models.Model):
     code = models.CharField(max_length=64)
     rarity = models.CharField(max_length=16, blank=True)
     image_url = models.URLField(max_length=500, blank=True)
+    # What sets this printing apart from the card's others, printed after its name in a source
+    # (``ホロ``, ``エラッタ前``, ``サイン入り``): a property of the printing, not of the card's name.
+    marker = models.CharField(max_length=64, blank=True, help_text="Printing marker, e.g. ホロ (holo) or エラッタ前")
     image = models.ImageField(upload_to="cards/%Y/%m/", blank=True, max_length=300,
                               help_text="The printing's picture (front, upright); thumbnails are made from it")
     thumbnail = ImageSpecField(source="image", processors=[ResizeToFit(PICTURE_WIDTH, PICTURE_HEIGHT)],

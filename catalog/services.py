@@ -100,6 +100,8 @@ def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
     for f in fields:
         if isinstance(f, m.JSONField):
             kinds.append("json")
+        elif isinstance(f, m.FileField):  # a FieldFile: its stored name
+            kinds.append("file")
         elif isinstance(f, m.DateTimeField) and (f.auto_now or f.auto_now_add):
             kinds.append("now")
         else:
@@ -111,6 +113,8 @@ def bulk_insert(objs: Sequence[Any], batch_size: int = BATCH) -> None:
                 value = getattr(obj, f.attname)
                 if kind == "json":
                     value = json.dumps(value, ensure_ascii=False)
+                elif kind == "file":
+                    value = value.name if value else ""
                 elif kind == "now":
                     value = value or now
                     setattr(obj, f.attname, value)
@@ -175,9 +179,13 @@ class ImportSummary:
     warnings: list[RecordError] = field(default_factory=list)
     merge: bool = False
     disagreements: list[dict[str, Any]] = field(default_factory=list)
+    # Names repaired from the other printings of the same card (``card_import(repair_names=True)``).
+    repairs: list[dict[str, Any]] = field(default_factory=list)
     written: bool = False
     analyzed: bool = False  # PostgreSQL planner statistics refreshed after a large write
     seconds: float = 0.0
+    label: str = ""  # what this pass read (``card_import_passes``)
+    passes: list[ImportSummary] = field(default_factory=list)  # each pass of a several-source import
 
     @property
     def ok(self) -> bool:
@@ -210,7 +218,16 @@ class ImportSummary:
             "merge": self.merge,
             "warnings": [e.as_dict() for e in self.warnings],
             "disagreements": self.disagreements,
+            "repairs": self.repairs,
+            **({"passes": [p.pass_dict() for p in self.passes]} if self.passes else {}),
         }
+
+    def pass_dict(self) -> dict[str, Any]:
+        """The counts of one pass of a several-source import (its lists are in the whole report's)."""
+        return {"label": self.label, "merge": self.merge, "read": self.read, "created": self.created,
+                "updated": self.updated, "unchanged": self.unchanged, "skipped": self.skipped,
+                "printings": self.printings, "warnings": len(self.warnings),
+                "disagreements": len(self.disagreements), "repairs": len(self.repairs)}
 
     def text(self) -> str:
         verb = {"failed": "refused, nothing written", "dry-run": "dry run, nothing written", "imported": "imported"}
@@ -219,6 +236,8 @@ class ImportSummary:
             f"unchanged {self.unchanged}, skipped {self.skipped}; printings {self.printings}; {self.seconds:.2f}s"
             + (f"; {len(self.warnings)} warning(s)" if self.warnings else "")
             + (f"; {len(self.disagreements)} disagreement(s) with the catalog" if self.merge else "")
+            + (f"; {len(self.repairs)} name(s) repaired from other printings" if self.repairs else "")
+            + (f" ({len(self.passes)} sources, in order)" if self.passes else "")
         )
 
 
@@ -228,25 +247,31 @@ _MAX_LENGTH = {
 _url = URLValidator(schemes=["http", "https"])
 
 
-def _printing_problems(printings: list[dict[str, Any]]) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
-    rows: list[tuple[str, str, str]] = []
+# One printing as the import handles it: (code, rarity, image_url, marker).
+PrintingRow = tuple[str, str, str, str]
+PRINTING_KEYS = ("code", "rarity", "image_url", "marker")
+
+
+def _printing_problems(printings: list[dict[str, Any]]) -> tuple[list[PrintingRow], list[tuple[str, str]]]:
+    rows: list[PrintingRow] = []
     problems: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for i, p in enumerate(printings, start=1):
-        extra = set(p) - {"code", "rarity", "image_url"}
+        extra = set(p) - set(PRINTING_KEYS)
         if extra:
             problems.append(("printings", f"printing {i}: unknown key(s) {', '.join(sorted(map(str, extra)))}"))
             continue
         code, rarity, url = p.get("code"), p.get("rarity") or "", p.get("image_url") or ""
+        marker = p.get("marker") or ""
         if not isinstance(code, str) or not code.strip():
             problems.append(("printings", f"printing {i}: code is required"))
             continue
-        if not isinstance(rarity, str) or not isinstance(url, str):
-            problems.append(("printings", f"printing {i}: rarity and image_url must be text"))
+        if not isinstance(rarity, str) or not isinstance(url, str) or not isinstance(marker, str):
+            problems.append(("printings", f"printing {i}: rarity, image_url and marker must be text"))
             continue
         code = code.strip()
-        if len(code) > 64 or len(rarity) > 16 or len(url) > 500:
-            problems.append(("printings", f"printing {i}: code ≤ 64, rarity ≤ 16, image_url ≤ 500 characters"))
+        if len(code) > 64 or len(rarity) > 16 or len(url) > 500 or len(marker) > 64:
+            problems.append(("printings", f"printing {i}: code ≤ 64, rarity ≤ 16, image_url ≤ 500, marker ≤ 64 characters"))
             continue
         if url:
             try:
@@ -258,7 +283,7 @@ def _printing_problems(printings: list[dict[str, Any]]) -> tuple[list[tuple[str,
             problems.append(("printings", f"printing {i}: {code} {rarity} is listed twice"))
             continue
         seen.add((code, rarity))
-        rows.append((code, rarity, url))
+        rows.append((code, rarity, url, marker.strip()))
     return sorted(rows), problems
 
 
@@ -281,12 +306,22 @@ class _Good:
     number: int
     source: str
     card: dict[str, Any]
-    printings: list[tuple[str, str, str]] | None  # None = the record says nothing about printings
+    printings: list[PrintingRow] | None  # None = the record says nothing about printings
+
+
+@dataclass
+class ImportPass:
+    """One source read in an import: its records and how they go into the catalog."""
+
+    records: Iterable[ImportRecord]
+    merge: bool = False
+    repair_names: bool = False  # afterwards, repair names cut short from other printings (catalog.importers.merge)
+    label: str = ""  # e.g. the files, for the report
 
 
 def card_import(
     *, records: Iterable[ImportRecord], game: str, dry_run: bool = False, allow_skips: bool = False,
-    merge: bool = False,
+    merge: bool = False, repair_names: bool = False,
 ) -> ImportSummary:
     """Validate ``records`` and upsert them by (game, code) in one transaction.
 
@@ -297,11 +332,82 @@ def card_import(
     ``merge``: a card already in the catalog is merged with the incoming one
     (``catalog.importers.merge.merge_card``: empty fields filled, full names kept, printings united)
     instead of overwritten, and every field disagreement is listed in ``summary.disagreements``.
+    ``repair_names``: then names cut short in one source are repaired from the other printings of the
+    same card (``catalog.importers.merge.repair_names``), listed in ``summary.repairs``.
     """
+    return card_import_passes(passes=[ImportPass(records, merge=merge, repair_names=repair_names)], game=game,
+                              dry_run=dry_run, allow_skips=allow_skips)
+
+
+class _Refused(Exception):
+    """A pass has bad records (without ``allow_skips``) or an unreadable file: roll everything back."""
+
+
+def card_import_passes(*, passes: Sequence[ImportPass], game: str, dry_run: bool = False,
+                       allow_skips: bool = False) -> ImportSummary:
+    """Import several sources in order, in one transaction, as that many ``card_import`` calls would
+    one after the other (``import_cards A.jsonl B.txt``: B merges into what A wrote) — except that
+    a refused pass writes nothing of any pass. One pass: ``card_import``'s summary; several: their
+    sums, lists joined, and each pass's own summary in ``summary.passes``."""
     if game not in g.GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
     started = time.perf_counter()
-    summary = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips, merge=merge)
+    summaries: list[ImportSummary] = []
+    try:
+        with transaction.atomic():
+            for one in passes:
+                summary = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips, merge=one.merge,
+                                        label=one.label)
+                summaries.append(summary)
+                good = _checked(one.records, game, summary)
+                if (summary.errors and not allow_skips) or any(e.record == 0 for e in summary.errors):
+                    # (a file that could not be read at all is never "skipped")
+                    raise _Refused
+                _upsert(good, game, summary, merge=one.merge)
+                if one.repair_names:
+                    _repair_names(game, summary)
+            if dry_run:
+                transaction.set_rollback(True)
+    except _Refused:
+        for summary in summaries:
+            summary.created = summary.updated = summary.unchanged = summary.printings = summary.facets = 0
+            summary.repairs = []
+        result = _combined(summaries, game, dry_run, allow_skips)
+        result.seconds = time.perf_counter() - started
+        return result
+    except (IntegrityError, DatabaseError) as exc:
+        for summary in summaries:
+            summary.created = summary.updated = summary.unchanged = summary.printings = summary.facets = 0
+            summary.repairs = []
+        result = _combined(summaries, game, dry_run, allow_skips)
+        result.errors.append(RecordError("", 0, "", "database", f"the database refused the import: {exc}"))
+        result.seconds = time.perf_counter() - started
+        return result
+    result = _combined(summaries, game, dry_run, allow_skips)
+    result.written = not dry_run
+    if result.written:
+        result.analyzed = catalog_analyze(changed=result.created + result.updated + len(result.repairs))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _combined(summaries: list[ImportSummary], game: str, dry_run: bool, allow_skips: bool) -> ImportSummary:
+    if len(summaries) == 1:
+        return summaries[0]
+    out = ImportSummary(game=game, dry_run=dry_run, allow_skips=allow_skips,
+                        merge=any(s.merge for s in summaries), passes=summaries)
+    for s in summaries:
+        for name in ("read", "created", "updated", "unchanged", "skipped", "printings", "facets"):
+            setattr(out, name, getattr(out, name) + getattr(s, name))
+        out.errors += s.errors
+        out.warnings += s.warnings
+        out.disagreements += s.disagreements
+        out.repairs += s.repairs
+    return out
+
+
+def _checked(records: Iterable[ImportRecord], game: str, summary: ImportSummary) -> list[_Good]:
+    """The valid records of one pass; every problem goes to ``summary`` (errors, warnings, counts)."""
     good: list[_Good] = []
     by_code: dict[str, tuple[str, int]] = {}
     bad_records = 0
@@ -316,7 +422,7 @@ def card_import(
             for p in rec.problems if getattr(p, "warning", False)
         )
         normal: dict[str, Any] = {}
-        printings: list[tuple[str, str, str]] | None = None
+        printings: list[PrintingRow] | None = None
         if rec.card is not None:
             normal, card_problems = card_check(rec.card, game=game)
             problems += card_problems
@@ -338,29 +444,34 @@ def card_import(
                 summary.errors.append(RecordError(rec.source, rec.number, code, fld, msg))
             continue
         good.append(_Good(rec.number, rec.source, normal, printings))
-    summary.skipped = bad_records if allow_skips else 0
-    if summary.errors and not allow_skips:
-        summary.seconds = time.perf_counter() - started
-        return summary
-    if any(e.record == 0 for e in summary.errors):
-        # A file that could not be read at all is never "skipped".
-        summary.seconds = time.perf_counter() - started
-        return summary
-    try:
-        with transaction.atomic():
-            _upsert(good, game, summary, merge=merge)
-            if dry_run:
-                transaction.set_rollback(True)
-    except (IntegrityError, DatabaseError) as exc:
-        summary.created = summary.updated = summary.unchanged = summary.printings = summary.facets = 0
-        summary.errors.append(RecordError("", 0, "", "database", f"the database refused the import: {exc}"))
-        summary.seconds = time.perf_counter() - started
-        return summary
-    summary.written = not dry_run
-    if summary.written:
-        summary.analyzed = catalog_analyze(changed=summary.created + summary.updated)
-    summary.seconds = time.perf_counter() - started
-    return summary
+    summary.skipped = bad_records if summary.allow_skips else 0
+    return good
+
+
+_REPAIR_FIELDS = ("code", "name", "card_type", "level", "cost", "power", "soul", "colors", "triggers", "traits", "text")
+
+
+def _repair_names(game: str, summary: ImportSummary) -> None:
+    """Repair the names of ``game`` cut short in one source from the other printings of the same card
+    (``catalog.importers.merge.repair_names``); each repair is listed in ``summary.repairs``."""
+    from .importers.merge import repair_names
+
+    rows = [dict(zip(_REPAIR_FIELDS, row, strict=True))
+            for row in Card.objects.filter(game=game).values_list(*_REPAIR_FIELDS)]
+    repairs = repair_names(rows)
+    if not repairs:
+        return
+    new = {r.code: r.new for r in repairs}
+    cards = []
+    for chunk in _chunks(sorted(new)):
+        cards += list(Card.objects.filter(game=game, code__in=chunk))
+    now = timezone.now()
+    for card in cards:
+        card.name = new[card.code]
+        card.updated = now
+        card.fold_fields()
+    _bulk_update_rows(cards, ["name", *FOLDED_FIELDS, "updated"])
+    summary.repairs += [r.as_dict() for r in repairs]
 
 
 def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = False) -> None:
@@ -368,16 +479,19 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
     existing: dict[str, Card] = {}
     for chunk in _chunks(codes):
         existing.update({c.code: c for c in Card.objects.filter(game=game, code__in=chunk)})
-    old_printings: dict[int, list[tuple[str, str, str]]] = {}
+    old_printings: dict[int, list[PrintingRow]] = {}
+    old_images: dict[tuple[int, str, str], Any] = {}  # a curator's uploaded picture survives a re-import
     with_printings = [existing[r.card["code"]].pk for r in good if r.printings is not None and r.card["code"] in existing]
     for chunk in _chunks(with_printings):
         for p in CardPrinting.objects.filter(card_id__in=chunk).order_by("code", "rarity"):
-            old_printings.setdefault(p.card_id, []).append((p.code, p.rarity, p.image_url))
+            old_printings.setdefault(p.card_id, []).append((p.code, p.rarity, p.image_url, p.marker))
+            if getattr(p, "image", None):
+                old_images[(p.card_id, p.code, p.rarity)] = p.image
 
     created: list[Card] = []
     updated: list[Card] = []
     changed_fields: set[str] = set()
-    printing_cards: list[tuple[Card, list[tuple[str, str, str]]]] = []
+    printing_cards: list[tuple[Card, list[PrintingRow]]] = []
     now = timezone.now()
     for r in good:
         card = existing.get(r.card["code"])
@@ -423,8 +537,9 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
         for chunk in _chunks([c.pk for c, _ in printing_cards]):
             CardPrinting.objects.filter(card_id__in=chunk).delete()
         rows = [
-            CardPrinting(card=c, game=game, code=code, rarity=rarity, image_url=url)
-            for c, printings in printing_cards for code, rarity, url in printings
+            CardPrinting(card=c, game=game, code=code, rarity=rarity, image_url=url, marker=marker,
+                         **({"image": old_images[(c.pk, code, rarity)]} if (c.pk, code, rarity) in old_images else {}))
+            for c, printings in printing_cards for code, rarity, url, marker in printings
         ]
         bulk_insert(rows)
         summary.printings = len(rows)
@@ -459,10 +574,10 @@ def _bulk_update_rows(cards: list[Card], names: list[str]) -> None:
             )
 
 
-def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str, str, str]],
-                summary: ImportSummary) -> tuple[dict[str, Any], list[tuple[str, str, str]] | None]:
+def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[PrintingRow],
+                summary: ImportSummary) -> tuple[dict[str, Any], list[PrintingRow] | None]:
     """Merge the incoming card ``r`` into the stored ``current`` (see ``card_import(merge=True)``)."""
-    from .importers.merge import merge_card, merge_printings
+    from .importers.merge import merge_card, merge_printings, name_marker
 
     merged, found = merge_card(current, r.card)
     summary.disagreements.extend({"source": r.source, "record": r.number, **d.as_dict()} for d in found)
@@ -475,10 +590,18 @@ def _merge_into(current: dict[str, Any], r: _Good, old_printings: list[tuple[str
         normal = current
     printings = r.printings
     if printings is not None:
-        keys = ("code", "rarity", "image_url")
-        united = merge_printings([dict(zip(keys, p, strict=True)) for p in old_printings],
-                                 [dict(zip(keys, p, strict=True)) for p in printings])
-        printings = sorted((p["code"], p["rarity"], p["image_url"]) for p in united)
+        old = [dict(zip(PRINTING_KEYS, p, strict=True)) for p in old_printings]
+        new = [dict(zip(PRINTING_KEYS, p, strict=True)) for p in printings]
+        # A name one source gives with a trailing marker (merge ``name_marker``): the marker goes on
+        # that source's printings.
+        for d in found:
+            if d.kind == "name_marker" and normal is not current:
+                marker = name_marker(str(d.other), str(d.kept))
+                for p in (new if d.other == r.card.get("name") else old):
+                    p["marker"] = p.get("marker") or marker
+        united = merge_printings(old, new)
+        printings = sorted((p.get("code") or "", p.get("rarity") or "", p.get("image_url") or "", p.get("marker") or "")
+                           for p in united)
     return normal, printings
 
 
@@ -501,7 +624,8 @@ def card_export_rows(*, game: str) -> Iterator[tuple[dict[str, Any], list[dict[s
     cards = Card.objects.filter(game=game).order_by(order).prefetch_related("printings")
     for card in cards.iterator(chunk_size=2000):
         printings = sorted(
-            ({"code": p.code, "rarity": p.rarity, "image_url": p.image_url} for p in card.printings.all()),
+            ({"code": p.code, "rarity": p.rarity, "image_url": p.image_url, **({"marker": p.marker} if p.marker else {})}
+             for p in card.printings.all()),
             key=lambda p: (p["code"], p["rarity"]),
         )
         yield card.to_dict(), printings

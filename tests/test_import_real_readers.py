@@ -224,9 +224,9 @@ def test_ws_hotc_groups_rarity_printings_and_splits_names():
     p4 = cards["P4/SE12-28"]  # a climax whose Japanese line starts with 【C】
     assert p4.card["text"].startswith("【永】 あなたのキャラすべてに、パワーを+1000し、ソウルを+1。")
     assert "text: marker 【C】 before a line in Japanese read as 【永】" in messages(p4)
-    # 6,334 of the 7,146 cards have an English part (3 only their Latin-letter name), 5,956 an English text
+    # 6,338 of the 7,146 cards have an English part (a few only their name), 5,956 an English text
     with_en = [r.card for r in recs if r.card["translations"]]
-    assert len(with_en) == 6334 and sum(1 for c in with_en if c["translations"]["en"].get("text")) == 5956
+    assert len(with_en) == 6338 and sum(1 for c in with_en if c["translations"]["en"].get("text")) == 5956
     assert all(set(c["translations"]) == {"en"} and c["translations"]["en"] for c in with_en)
     assert cards["RW/W15-001S"].card["triggers"] == ["soul"]
     assert any("truncated" in m for m in messages(cards["DC/W01-01"]))

@@ -36,8 +36,10 @@ def imported(django_db_setup, django_db_blocker):
     """Both WS sources imported (merge mode, skipping the 3 unusable records); cleaned up after."""
     with django_db_blocker.unblock():
         Card.objects.filter(game="ws").delete()
-        first = card_import(records=records("ws-jsonl", JSONL), game="ws", allow_skips=True, merge=True)
-        second = card_import(records=records("ws-hotc", HOTC), game="ws", allow_skips=True, merge=True)
+        first = card_import(records=records("ws-jsonl", JSONL), game="ws", allow_skips=True, merge=True,
+                            repair_names=True)
+        second = card_import(records=records("ws-hotc", HOTC), game="ws", allow_skips=True, merge=True,
+                             repair_names=True)
         try:
             yield {"jsonl": first, "hotc": second}
         finally:
@@ -58,9 +60,10 @@ def test_first_source_summary(imported):
 
 def test_second_source_merges_by_code(imported):
     s = imported["hotc"]
-    # updated: the 2,959 cards whose fields the HOTC source fills or extends, plus 1,168 to which it
-    # adds only the English name/text (translations); unchanged: 208 with nothing new
-    assert (s.read, s.created, s.updated, s.unchanged, s.skipped) == (7146, 2809, 4127, 208, 2)
+    # updated: the cards whose fields the HOTC source fills or extends (names repaired, printing
+    # markers, triggers its reminder text confirms) and those to which it adds only the English
+    # name/text (translations); unchanged: 203 with nothing new
+    assert (s.read, s.created, s.updated, s.unchanged, s.skipped) == (7146, 2809, 4132, 203, 2)
     assert {e.code for e in s.errors} == {"LS/W05-103P", "LS/W05-105P"}
     assert Card.objects.filter(game="ws").count() == 10806 + 2809
     assert CardPrinting.objects.filter(game="ws").count() == 14067
@@ -105,8 +108,11 @@ def test_stored_values_from_both_sources(imported):
 
 def test_reimport_is_idempotent(imported):
     before = dict(Card.objects.filter(game="ws").values_list("code", "updated"))
-    again1 = card_import(records=records("ws-jsonl", JSONL), game="ws", allow_skips=True, merge=True)
-    again2 = card_import(records=records("ws-hotc", HOTC), game="ws", allow_skips=True, merge=True)
+    again1 = card_import(records=records("ws-jsonl", JSONL), game="ws", allow_skips=True, merge=True,
+                         repair_names=True)
+    again2 = card_import(records=records("ws-hotc", HOTC), game="ws", allow_skips=True, merge=True,
+                         repair_names=True)
+    assert again1.repairs == again2.repairs == []
     assert (again1.created, again1.updated, again1.unchanged) == (0, 0, 10806)
     assert (again2.created, again2.updated, again2.unchanged) == (0, 0, 7144)
     assert dict(Card.objects.filter(game="ws").values_list("code", "updated")) == before

@@ -21,7 +21,7 @@ CARD_API_FIELDS = _FIRST + sorted(CARD_FIELDS - set(_FIRST))
 class CardPrintingSerializer(serializers.ModelSerializer):
     class Meta:
         model = CardPrinting
-        fields = ["code", "rarity", "image_url"]
+        fields = ["code", "rarity", "image_url", "marker"]
 
 
 @lru_cache(maxsize=32)

@@ -175,25 +175,24 @@ def hotc_triggers(raw: str) -> tuple[list[str], list[ImportProblem]]:
     return icons, problems
 
 
-_PRINTING_MARK = re.compile(r"\s*\((?:[^()]*入り|[^()]*ver\.?[^()]*)\)\s*$", re.IGNORECASE)
-
-
 def ws_name(raw: str) -> tuple[str, str]:
-    """A WS name, NFKC'd, without a trailing printing marker such as ``(サイン入り)``.
+    """A WS name, NFKC'd, without a trailing printing marker such as ``(サイン入り)``, ``(ホロ)`` or
+    ``(エラッタ前)`` (``rules.ws.identity.PRINTING_MARKER``).
 
-    Returns (name, removed marker or ''); the marker is a property of the printing (a signed or
-    foil-stamped version), not of the card, and copy limits count by name.
+    Returns (name, removed marker or ''), the marker without its brackets: it is a property of the
+    printing (a signed, holo or pre-errata version; ``CardPrinting.marker``), not of the card, and
+    copy limits count by name.
     """
-    name = nfkc(raw)
-    m = _PRINTING_MARK.search(name)
-    if m and m.start() > 0:
-        return name[: m.start()].strip(), m.group(0).strip()
-    return name, ""
+    from rules.ws.identity import split_marker
+
+    return split_marker(nfkc(raw))
 
 
 _CLIMAX_BONUS = re.compile(
     # HOTC often writes a space after the marker and sometimes drops the final 。
-    r"^【永】\s*あなたのキャラすべてに、\s*(?:パワーを\+(?P<power>\d+)(?:し、|。|$))?(?:ソウルを\+(?P<soul>\d+)(?:。|$))?"
+    # the reminder text may follow the last figure without a 。 (MK/SE29-49: ``ソウルを+1(引@:…``)
+    r"^【永】\s*あなたのキャラすべてに、\s*(?:パワーを\+(?P<power>\d+)(?:し、|。|$|(?=\s*\()))?"
+    r"(?:ソウルを\+(?P<soul>\d+)(?:。|$|(?=\s*\()))?"
 )
 _REMINDER = re.compile(r"\((?:[^()@:]{1,2}@)?:[^()]*\)")
 
@@ -212,9 +211,45 @@ def ws_climax_bonus(text: str) -> tuple[list[dict[str, Any]], bool]:
     return [effect], not rest
 
 
+# The reminder text a climax prints for its trigger icon, ``(宝@:このカードがトリガーした時、…)``, read
+# by what it says: the mark before ``@:`` is missing or another one in many records (``(:…``,
+# ``(溜@:…``, ``(袋:…``). First match wins (the treasure text also puts a card into stock).
+WS_REMINDER_TEXTS: tuple[tuple[str, str], ...] = (
+    ("treasure", "このカードを手札に戻す"),
+    ("gate", "控え室のクライマックスを1枚選び"),
+    ("comeback", "控え室のキャラを1枚選び"),
+    ("return", "相手のキャラを1枚選び"),
+    ("standby", "舞台の好きな枠に"),
+    ("draw", "1枚引いてよい"),
+    ("pool", "ストック置場に置いてよい"),
+    ("shot", "ダメージを与える"),
+)
+_REMINDER_BODY = re.compile(r"\((?P<mark>[^()@:]{0,2})@?:\s*(?P<body>このカードがトリガーした時[^()]*)\)")
+
+
 def ws_reminder_icon(text: str) -> str | None:
-    m = re.search(r"\((?P<mark>[^@:()])@:このカードがトリガーした時", text)
-    return WS_REMINDER_MARKS.get(m["mark"]) if m else None
+    """The trigger icon a climax's reminder text describes (``None`` without a reminder text)."""
+    m = _REMINDER_BODY.search(nfkc(text))
+    if not m:
+        return None
+    body = re.sub(r"\s+", "", m["body"])
+    for icon, words in WS_REMINDER_TEXTS:
+        if words in body:
+            return icon
+    return WS_REMINDER_MARKS.get(m["mark"].strip())
+
+
+def ws_reminder_conflict(card_type: str, triggers: list[str], text: str) -> str | None:
+    """The icon a climax's reminder text describes when its trigger icons say otherwise, else None.
+
+    A climax with a reminder text has that one icon besides soul icons (HOTC lists none for it or a
+    second soul in some records: both disagree)."""
+    if card_type != "climax":
+        return None
+    reminder = ws_reminder_icon(text)
+    if reminder is None:
+        return None
+    return None if [t for t in triggers if t != "soul"] == [reminder] else reminder
 
 
 def ws_counter(text: str) -> bool:
@@ -322,6 +357,57 @@ def _split_tokens(line: str) -> list[str] | None:
     return tokens or None
 
 
+# Basic abilities Overture prints that the project has no keyword for (kept in text, flagged).
+LYCEE_UNMODELLED_BASICS = frozenset({
+    "エンゲージ", "チャージ", "アシスト", "リカバリー", "ターンリカバリー", "オーダーチェンジ", "プリンシパル",
+    "リーダー", "ガッツ", "サプライズ",
+})
+LYCEE_BASIC_NAMES = frozenset({*LYCEE_KEYWORD_NAMES, *LYCEE_UNMODELLED_BASICS, "コンバート"})
+
+
+def _repair_tokens(line: str) -> list[str] | None:
+    """``_split_tokens`` for a basic-ability line whose brackets do not balance (20 Overture cards):
+    ``[ステップ:[0]`` (a ``]`` missing at the end), ``[ジャンプ:[0]][チャージ:1]]`` (one too many),
+    ``[プリンシパル][[オーダーステップ:[0]]`` (a ``[`` doubled), spaces between tokens. Every token must
+    name a basic ability (``LYCEE_BASIC_NAMES``), so an effect line that starts with one
+    (``[アグレッシブ]を持つ味方キャラ…``) is not read as one. None when the line is not such a line."""
+    tokens: list[str] = []
+    pos, end = 0, len(line)
+    while pos < end:
+        while pos < end and (line[pos].isspace() or line[pos] == "]"):  # spaces, a stray ]
+            pos += 1
+        if pos == end:
+            break
+        if line[pos] != "[":
+            return None
+        while pos < end and line[pos] == "[":  # [[
+            pos += 1
+        m = re.match(r"[^\[\]:]+", line[pos:])
+        if not m or m.group(0).strip() not in LYCEE_BASIC_NAMES:
+            return None
+        name = m.group(0).strip()
+        pos += m.end()
+        if pos < end and line[pos] == ":":
+            depth, start = 0, pos + 1
+            pos += 1
+            while pos < end:
+                ch = line[pos]
+                if ch == "[":
+                    depth += 1
+                elif ch == "]":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                pos += 1
+            arg = line[start:pos] + "]" * depth  # brackets the line leaves open close at its end
+            tokens.append(f"{name}:{arg}")
+        else:
+            tokens.append(name)
+        if pos < end and line[pos] == "]":
+            pos += 1
+    return tokens or None
+
+
 def _cost_of(body: str) -> tuple[dict[str, int] | None, str]:
     body = nfkc(body)
     if body in ("0", ""):
@@ -343,7 +429,13 @@ def lycee_basic_abilities(lines: Iterable[str]) -> BasicAbilities:
     for line in lines:
         tokens = _split_tokens(nfkc(line))
         if tokens is None:
-            break
+            tokens = _repair_tokens(nfkc(line))
+            if tokens is None:
+                break
+            why = "spaces between its tokens" if line.count("[") == line.count("]") else "unbalanced brackets"
+            out.problems.append(ImportProblem(
+                "keywords", f"basic-ability line {nfkc(line)[:80]!r} has {why}; read as "
+                + "".join(f"[{t}]" for t in tokens)))
         out.consumed_lines += 1
         for body in tokens:
             name, _, arg = body.partition(":")

@@ -105,22 +105,101 @@ def in_language(line: str, language: str) -> tuple[str, str | None]:
     return (swapped + rest, marker) if swapped else (s, None)
 
 
+_CJK_BRACKETS = frozenset("「」『』【】")
+
+
+def _japanese(ch: str) -> bool:
+    """A character only a Japanese name is written with: kana, kanji, CJK punctuation, full-width
+    letters and digits. Full-width punctuation (``！？＆（）``) is not: HOTC's English names use it too
+    (``“Speed Challenge！”Koutarou``)."""
+    o = ord(ch)
+    if ch in _CJK_BRACKETS:  # 「name」 and 『title』 are quoted alike in the English name
+        return False
+    return (0x3000 <= o <= 0x30FF or 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
+            or 0x31F0 <= o <= 0x31FF or 0xFF10 <= o <= 0xFF19 or 0xFF21 <= o <= 0xFF3A or 0xFF41 <= o <= 0xFF5A
+            or 0xFF66 <= o <= 0xFF9F)
+
+
+# A closing bracket after the last Japanese character closes a bracket the Japanese part opened.
+_CLOSERS = {")": "(", "）": "（", "”": "“", "]": "[", "」": "「", "』": "『", "’": "‘"}
+# ``陽気なダンサーTKCheerful Dancer, TK``: a capitals run glued to the English name that the English
+# name repeats is the end of the Japanese one.
+_GLUED_CAPS = re.compile(r"^(?P<own>[A-Z0-9]{2,})(?=[A-Z][a-z])")
+_OPENERS = "\"'“‘(（[「『【"
+# A one-word English name: a capitalised word (``Hypnotism``, ``Yuu``, ``Fuji-Master``, ``Cheerio!``),
+# not a Latin-letter word a Japanese name ends with (``才能の集合 Genius4``, ``トランス系アイドルKoKoRo``).
+_ONE_WORD = re.compile(r"^[\W_]*[A-Z][a-zà-ÿæœ']+(?:[-,.]+[A-Za-zà-ÿæœ']+)*[\W_]*$")
+
+
 def split_name(line: str) -> tuple[str, str]:
-    """``'皆を見送る役目 かなでSending Everyone Off, Kanade'`` → (JP, EN); a Latin-letter name written
-    twice, ``'New LifeNew Life'``, is the printed name and its English one (``ペンペン`` is a name)."""
+    """``'皆を見送る役目 かなでSending Everyone Off, Kanade'`` → (JP, EN).
+
+    The English name starts after the last Japanese character (``_japanese``): closing brackets the
+    Japanese part opened and symbols such as ``♪`` stay with it, and so does a capitals run the English
+    name repeats (``陽気なダンサーTK`` + ``Cheerful Dancer, TK``). The English part holds non-ASCII
+    letters and signs too (``Black★Rock Shooter``, ``VB-6 König Monster``, ``“Angel”``). A Latin-letter
+    name written twice, ``'New LifeNew Life'``, is the printed name and its English one (``ペンペン``
+    is a name)."""
     line = line.strip()
-    half = len(line) // 2
-    if len(line) % 2 == 0 and line.isascii() and half > 1 and line[:half] == line[half:]:
-        # A card printed with a Latin-letter name: HOTC writes it twice ("I WantI Want").
-        return line[:half].strip(), line[:half].strip()
-    m = _EN_SUFFIX.search(line)
-    if m and any(c.isalpha() and c.islower() for c in m["en"]) and (" " in m["en"] or len(m["en"]) > 3):
-        return line[: m.start()].strip(), m["en"].strip()
-    return line, ""
+    twice = line.replace("\\'", "'")
+    half = len(twice) // 2
+    if not any(c.isalpha() and not c.isascii() for c in twice):
+        # A card printed with a Latin-letter name: HOTC writes it twice ("I WantI Want", "I Want I Want",
+        # "L･O･B･ML･O･B･M").
+        if len(twice) % 2 == 0 and half > 1 and twice[:half] == twice[half:]:
+            return twice[:half].strip(), twice[:half].strip()
+        if len(twice) % 2 == 1 and half > 1 and twice[half] == " " and twice[:half] == twice[half + 1:]:
+            return twice[:half].strip(), twice[:half].strip()
+    last = max((i for i, c in enumerate(line) if _japanese(c)), default=-1)
+    if last < 0:
+        return line, ""
+    head, tail = line[: last + 1], line[last + 1:]
+    while tail and (
+        (tail[0] in _CLOSERS and head.count(_CLOSERS[tail[0]]) > head.count(tail[0]))
+        or not (tail[0].isalnum() or tail[0].isspace() or tail[0] in _OPENERS)
+    ):
+        head, tail = head + tail[0], tail[1:]
+    m = _GLUED_CAPS.match(tail)
+    if m and re.search(r"\b" + re.escape(m["own"]) + r"\b", tail[m.end():]):
+        head, tail = head + m["own"], tail[m.end():]
+    english = tail.strip()
+    letters = [c for c in english if c.isalpha()]
+    if len(letters) < 3 or not any(c.islower() for c in letters):
+        return line, ""
+    if " " not in english and not _ONE_WORD.match(english):
+        return line, ""
+    return head.strip(), english
 
 
-def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem], dict[str, Any]]:
-    """One block → (card, problems, printing)."""
+def strip_number(name: str, number: str) -> tuple[str, str]:
+    """``'44オートマグ096'`` (PT/W07-096) → (``'44オートマグ'``, ``'096'``): the card number glued on the
+    name (the files of PT/W07 and LB/W02 do it for most cards). A glued number that is not the
+    card's own (``“犬まみれ”佐々美114`` for LB/W02-121) is cut too; the caller reports it."""
+    own = re.search(r"\s*" + re.escape(number) + r"$", name) if number else None
+    m = own or re.search(r"(?<=[^\d\s(（])\s?(?:[A-Z]\d{2,3}|\d{3})$", name)
+    if m and m.start() > 0:
+        return name[: m.start()].rstrip(), m.group(0).strip()
+    return name, ""
+
+
+def numbered_names(blocks: list[str]) -> bool:
+    """True when the name lines of a file carry the card number (a quarter of them or more end with
+    their own number): then every name line is read without it (``strip_number``)."""
+    own = 0
+    for block in blocks:
+        lines = [ln for ln in block.strip("\n").split("\n") if ln.strip()]
+        if len(lines) < 2:
+            continue
+        m = _CODE_LINE.match(n.nfkc(lines[1]))
+        number = n.ws_code_parts(n.ws_code(m["code"])[0])[1] if m else ""
+        if number and n.nfkc(lines[0]).endswith(number):
+            own += 1
+    return own >= 10 and own * 4 >= len(blocks)
+
+
+def parse_block(block: str, numbered: bool = False) -> tuple[dict[str, Any] | None, list[ImportProblem], dict[str, Any]]:
+    """One block → (card, problems, printing). ``numbered``: the file glues the card number on the
+    name line (``numbered_names``)."""
     problems: list[ImportProblem] = []
     lines = block.strip("\n").split("\n")
     while lines and not lines[0].strip():
@@ -141,11 +220,16 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
         problems.append(ImportProblem("rarity", "no rarity after the code"))
     set_code, number = n.ws_code_parts(code)
 
-    jp_name, en_name = split_name(lines[0])  # before NFKC: full-width signs tell JP from EN
+    name_line = lines[0].strip()
+    if numbered:
+        name_line, glued = strip_number(name_line, number)
+        if glued and glued != number:
+            problems.append(ImportProblem("name", f"number {glued!r} glued on the name (the card is {code}) removed"))
+    jp_name, en_name = split_name(name_line)  # before NFKC: full-width signs tell JP from EN
     en_name = n.nfkc(en_name)
     name, marker = n.ws_name(jp_name)
     if marker:
-        problems.append(ImportProblem("name", f"printing marker {marker!r} removed from the name"))
+        problems.append(ImportProblem("name", f"printing marker '({marker})' removed from the name; kept on the printing"))
     values: dict[str, str] = {}
     text_lines: list[str] = []
     flavor_lines: list[str] = []
@@ -230,23 +314,34 @@ def parse_block(block: str) -> tuple[dict[str, Any] | None, list[ImportProblem],
         effects, modelled = n.ws_climax_bonus(text)
         card["effects"] = effects
         card["text_modelled"] = modelled
+        reminder = n.ws_reminder_conflict(card_type, triggers, text)
+        if reminder:
+            problems.append(ImportProblem(
+                "triggers", f"trigger icons {triggers} disagree with the reminder text (which describes {reminder!r})"))
     else:
         for key in ("level", "cost") + (("power", "soul") if card_type == "character" else ()):
             value = n.as_int(values.get(key))
             if value is None:
                 problems.append(ImportProblem(key, f"{key} {values.get(key)!r} is not a number"))
             card[key] = value
-    return card, problems, {"code": code, "rarity": rarity, "image_url": ""}
+    printing = {"code": code, "rarity": rarity, "image_url": ""}
+    if marker:
+        printing["marker"] = marker
+    return card, problems, printing
 
 
 # Fields that may differ between the printings of one card without being an anomaly.
 _PRINTING_FIELDS = {"rarity", "flavor", "alt_names", "translations"}
+# Fields read from the text: they follow it.
+_DERIVED = {"counter", "effects", "text_modelled"}
+_EMPTY = (None, "", [], {})
 
 
 class WsHotc:
     name = "ws-hotc"
     description = "Weiß Schwarz HOTC-style translation blocks (RCyberW Data/*.txt); a directory reads all *.txt"
     merge_default = True  # a second source merges into the first (import_cards --merge)
+    repair_names = True  # names cut short in one source repaired from the other printings
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore")
@@ -261,8 +356,10 @@ class WsHotc:
             # Group the rarity printings of one code; a card is yielded at its first block.
             cards: dict[str, ImportRecord] = {}
             order: list[ImportRecord] = []
-            for block_no, block in _blocks(text):
-                card, problems, printing = parse_block(block)
+            blocks = list(_blocks(text))
+            numbered = numbered_names([b for _, b in blocks])
+            for block_no, block in blocks:
+                card, problems, printing = parse_block(block, numbered)
                 if card is None:
                     order.append(ImportRecord(block_no, None, problems, source=file.name))
                     continue
@@ -275,7 +372,16 @@ class WsHotc:
                 if printing not in first.printings:
                     first.printings.append(printing)
                 for key, value in card.items():
-                    if key in _PRINTING_FIELDS or first.card.get(key) == value:
+                    if key in _PRINTING_FIELDS or key in _DERIVED or first.card.get(key) == value:
+                        continue
+                    if first.card.get(key) in _EMPTY:
+                        # MB/S10-054: the first block has only the English lines, the second the Japanese
+                        first.card[key] = value
+                        if key == "text":
+                            first.card.update({k: card[k] for k in _DERIVED if k in card})
+                        first.problems.append(ImportProblem(
+                            key, f"{key} taken from printing {card['code']} {card['rarity']} (line {block_no}): "
+                            f"the first block (line {first.number}) has none"))
                         continue
                     first.problems.append(ImportProblem(
                         key, f"printing {card['code']} {card['rarity']} (line {block_no}) has {key} {value!r}, "

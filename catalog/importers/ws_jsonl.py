@@ -7,6 +7,7 @@ ImageURL source_path``. Traits are English enum names; the ``traits_en_jp.csv`` 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,18 +20,49 @@ from . import normalize as n
 TRAITS_FILE = "traits_en_jp.csv"
 
 
+def trait_key(enum: str) -> str:
+    """The lookup key of an English trait enum: case, spaces, hyphens and underscores do not count
+    (``Student Council``, ``student_council`` and ``STUDENT_COUNCIL`` are one enum)."""
+    return re.sub(r"[\s_\-]+", "_", n.nfkc(enum)).strip("_").upper()
+
+
 def load_trait_names(path: Path) -> dict[str, str]:
-    """``ENUM,日本語`` lines → {enum: Japanese}; the first line for an enum wins (the file has
-    duplicates such as ``ANIMAL,物`` after ``ANIMAL,動物``)."""
+    """``ENUM,日本語`` lines → {enum key (``trait_key``): Japanese}; the first line for an enum wins
+    (the file has duplicates such as ``ANIMAL,物`` after ``ANIMAL,動物``)."""
     names: dict[str, str] = {}
     if not path.is_file():
         return names
     for line in path.read_text(encoding="utf-8-sig").splitlines():
         enum, _, jp = line.partition(",")
-        enum, jp = enum.strip(), n.nfkc(jp)
-        if enum and jp and enum not in names:
-            names[enum] = jp
+        key, jp = trait_key(enum), n.nfkc(jp)
+        if key and jp and key not in names:
+            names[key] = jp
     return names
+
+
+def map_traits(raw: Any, traits: dict[str, str]) -> tuple[list[str], list[ImportProblem]]:
+    """AlphaC2 trait enums → the Japanese traits (``traits_en_jp.csv``). An enum in another case or
+    spelled with spaces (``Dead``, ``Student Council``) is the same enum and is reported; a value that
+    already is a Japanese trait of the table is kept; anything else is kept as is and reported."""
+    out: list[str] = []
+    problems: list[ImportProblem] = []
+    japanese = set(traits.values())
+    for value in raw or []:
+        key = str(value or "").strip()
+        if not key or key.upper() == "NONE":
+            continue
+        mapped = traits.get(trait_key(key))
+        if mapped is not None:
+            out.append(mapped)
+            if key != key.upper() or " " in key:
+                problems.append(ImportProblem("traits", f"trait {key!r} read as the enum {trait_key(key)} ({mapped})"))
+        elif n.nfkc(key) in japanese:
+            out.append(n.nfkc(key))
+        else:
+            out.append(n.nfkc(key))
+            if traits:
+                problems.append(ImportProblem("traits", f"trait {key!r} has no Japanese name in {TRAITS_FILE}; kept as is"))
+    return list(dict.fromkeys(out)), problems
 
 
 def ws_files(path: Path, suffix: str) -> list[Path]:
@@ -61,7 +93,7 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
 
     name, marker = n.ws_name(data.get("Name") or "")
     if marker:
-        problems.append(ImportProblem("name", f"printing marker {marker!r} removed from the name"))
+        problems.append(ImportProblem("name", f"printing marker '({marker})' removed from the name; kept on the printing"))
 
     colors: list[str] = []
     raw_colour = str(data.get("Colour") or "")
@@ -78,17 +110,8 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
     triggers, trig_problems = n.ws_triggers(data.get("Trigger") if isinstance(data.get("Trigger"), list) else [data.get("Trigger")])
     problems += trig_problems
 
-    trait_list: list[str] = []
-    for raw in data.get("Trait") or []:
-        key = str(raw or "").strip()
-        if not key or key.upper() == "NONE":
-            continue
-        if key in traits:
-            trait_list.append(traits[key])
-        else:
-            trait_list.append(n.nfkc(key))
-            if traits:
-                problems.append(ImportProblem("traits", f"trait {key!r} has no Japanese name in {TRAITS_FILE}; kept as is"))
+    trait_list, trait_problems = map_traits(data.get("Trait"), traits)
+    problems += trait_problems
     text = n.nfkc(data.get("Ability"))
     card: dict[str, Any] = {
         "game": g.WS,
@@ -99,7 +122,7 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
         "rarity": n.nfkc(data.get("Rarity")),
         "set_code": set_code,
         "number": number,
-        "traits": list(dict.fromkeys(trait_list)),
+        "traits": trait_list,
         "text": text,
         "flavor": n.nfkc(data.get("FlavourText")),
         "triggers": triggers,
@@ -112,9 +135,8 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
         effects, modelled = n.ws_climax_bonus(text)
         card["effects"] = effects
         card["text_modelled"] = modelled
-        reminder = n.ws_reminder_icon(text)
-        second = [t for t in triggers if t != "soul"]
-        if reminder and second and reminder not in second:
+        reminder = n.ws_reminder_conflict(card_type, triggers, text)
+        if reminder:
             problems.append(ImportProblem(
                 "triggers", f"trigger icons {triggers} disagree with the reminder text (which describes {reminder!r})"))
     else:
@@ -130,6 +152,8 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
                     problems.append(ImportProblem(key.lower(), f"{key} {data.get(key)!r} is not a number"))
                 card[key.lower()] = value
     printing = {"code": code, "rarity": card["rarity"], "image_url": str(data.get("ImageURL") or "").strip()}
+    if marker:
+        printing["marker"] = marker
     return card, problems, [printing]
 
 
@@ -137,6 +161,7 @@ class WsJsonLines:
     name = "ws-jsonl"
     description = "Weiß Schwarz JSON lines, AlphaC2 layout (ID/Name/Colour/Trigger/Trait...)"
     merge_default = True  # a second source merges into the first (import_cards --merge)
+    repair_names = True  # names cut short in one source repaired from the other printings
 
     def detect(self, path: Path, head: bytes) -> bool:
         first = head.split(b"\n", 1)[0].strip()

@@ -63,6 +63,7 @@ class WsXml:
     name = "ws-xml"
     description = "Weiß Schwarz AlphaC2 XML card files (<Card>...</Card>); a directory reads all *.xml"
     merge_default = True  # a second source merges into the first (import_cards --merge)
+    repair_names = True  # names cut short in one source repaired from the other printings
 
     def detect(self, path: Path, head: bytes) -> bool:
         text = head.decode("utf-8", "ignore")

@@ -2,7 +2,9 @@
 
 Reads each file with a registered import format (``catalog.importers``; detected from the content
 unless ``--format`` is given), validates every record and upserts them all in one transaction via
-``catalog.services.card_import``. Exit codes: 0 imported (or dry run passed); 1 bad records or a
+``catalog.services.card_import_passes``: consecutive files of one format are one source; sources of
+different formats (``alphac2_jp/*.jsonl rcyberw_hotc_en_jp/*.txt``) are imported in order, each
+merged into what the ones before it wrote, as that many commands would. Exit codes: 0 imported (or dry run passed); 1 bad records or a
 database refusal, nothing written; 2 usage error (unknown game/format, unreadable or undetectable file).
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.importers import FORMATS, detect_format, load_all
-from catalog.services import card_import
+from catalog.services import ImportPass, card_import_passes
 from rules import games as g
 
 MAX_PRINTED_ERRORS = 200
@@ -57,10 +59,21 @@ class Command(BaseCommand):
                 )
             formats[name] = chosen
             readers.append(FORMATS[chosen].read(path, game))
-        if merge is None:
-            merge = any(getattr(FORMATS[f], "merge_default", False) for f in formats.values())
-        summary = card_import(records=itertools.chain.from_iterable(readers), game=game, dry_run=dry_run,
-                              allow_skips=allow_skips, merge=merge)
+        # Consecutive files of one format are one source (one pass: a code may appear once); each
+        # further source merges into what the ones before it wrote, in order, as separate commands
+        # would — in one transaction.
+        passes: list[ImportPass] = []
+        for chosen, group in itertools.groupby(zip(files, readers, strict=True), key=lambda fr: formats[fr[0]]):
+            group = list(group)
+            importer = FORMATS[chosen]
+            passes.append(ImportPass(
+                itertools.chain.from_iterable(r for _, r in group),
+                merge=getattr(importer, "merge_default", False) if merge is None else merge,
+                repair_names=getattr(importer, "repair_names", False),
+                label=f"{chosen}: " + (", ".join(Path(f).name for f, _ in group) if len(group) <= 3 else
+                                       f"{len(group)} files ({Path(group[0][0]).name} … {Path(group[-1][0]).name})"),
+            ))
+        summary = card_import_passes(passes=passes, game=game, dry_run=dry_run, allow_skips=allow_skips)
         for i, err in enumerate(summary.errors):
             if i == MAX_PRINTED_ERRORS:
                 self.stderr.write(f"... and {len(summary.errors) - i} more (see --report)")
@@ -78,6 +91,15 @@ class Command(BaseCommand):
             fields = Counter(d["field"] for d in summary.disagreements)
             self.stderr.write("disagreements with the catalog (kept values in --report): "
                               + ", ".join(f"{k} {v}" for k, v in fields.most_common()))
+        for i, fix in enumerate(summary.repairs):
+            if i == MAX_PRINTED_ERRORS:
+                self.stderr.write(f"... and {len(summary.repairs) - i} more repaired names (see --report)")
+                break
+            self.stderr.write(f"repaired: {fix['code']}: name {fix['old']!r} → {fix['new']!r} "
+                              f"({fix['kind']}; from {', '.join(fix['from'])})")
+        for one in summary.passes:
+            self.stderr.write(f"  {one.label}: read {one.read}, created {one.created}, updated {one.updated}, "
+                              f"unchanged {one.unchanged}, skipped {one.skipped}")
         data = summary.as_dict()
         data["files"] = [{"path": name, "format": formats[name]} for name in files]
         if report:
