@@ -134,8 +134,11 @@ def test_xml_decks(deck_catalog):
     assert sum(kanade["zones"]["main"].values()) == 50
     aggro = check(WS_DECKS / "alphac2" / "AggroLvl0.xml")
     errors = aggro["validation"]["errors"]
-    assert [e["code"] for e in errors] == ["copy_limit"]
-    assert "DC/W01-090" in errors[0]["cards"] and "8 copies" in errors[0]["message"]
+    assert [e["code"] for e in errors] == ["copy_limit", "copy_limit"]
+    assert "DC/W01-090" in errors[1]["cards"] and "8 copies" in errors[1]["message"]
+    # 4× DC/W01-103 + 4× DC/WE01-026 ("Lvl 0 Vanilla" twice): one card reprinted, its name cut short in
+    # one source (優等生の委員長) and spaced differently in the other: one identity, 8 copies
+    assert sorted(errors[0]["cards"]) == ["DC/W01-103", "DC/WE01-026"] and "8 copies" in errors[0]["message"]
     assert aggro["zones"]["main"]["DC/W01-090"] == 8
     assert any("DC/W01-090 is listed twice" in n for n in aggro["notes"])
 
@@ -166,9 +169,15 @@ def test_import_deck_command(deck_catalog, capsys):
     deck = Deck.objects.get(owner=user, name="Kanade")
     assert deck.game == "ws" and sum(deck.zones["main"].values()) == 50
     with pytest.raises(CommandError) as exc:
-        call_command("import_deck", str(WS_DECKS / "rcyberw" / "Random.txt"))
+        call_command("import_deck", str(WS_DECKS / "rcyberw" / "Random.txt"), "--check")
     assert exc.value.returncode == 1
     assert "deck_size" in capsys.readouterr().err
     with pytest.raises(CommandError) as exc:
-        call_command("import_deck", str(WS_DECKS / "rcyberw" / "nope.txt"))
+        call_command("import_deck", str(WS_DECKS / "rcyberw" / "nope.txt"), "--check")
     assert exc.value.returncode == 2
+    # without --owner (and without --check) nothing is read or saved, and the message names the flag
+    decks = Deck.objects.count()
+    with pytest.raises(CommandError) as exc:
+        call_command("import_deck", str(WS_DECKS / "alphac2" / "Kanade.xml"))
+    assert exc.value.returncode == 2 and "--owner USERNAME" in str(exc.value) and "nothing saved" in str(exc.value)
+    assert Deck.objects.count() == decks

@@ -1,11 +1,13 @@
-"""``manage.py import_deck FILE [--game GAME] [--format FMT] [--owner USER --name NAME] [--json]``.
+"""``manage.py import_deck FILE (--owner USER [--name NAME] | --check) [--game GAME] [--format FMT] [--json]``.
 
 Reads a deck in a format players exchange (``CODE RARITY`` lines, the AlphaC2 ``<deck>`` XML, the
 Chaos ``mainDeck { … }`` textproto; detected from the content), resolves printings to catalog cards,
 validates it with the game's construction rules and prints the deck in the project's deck text
-format with every problem. With ``--owner`` it is saved as a new deck of that user (invalid decks
-too: they can be fixed in the builder). Exit codes: 0 legal; 1 not legal (parse errors, unknown
-cards, rule violations); 2 usage error (unreadable file, unknown user).
+format with every problem. ``--owner USER`` saves it as a new deck of that user (invalid decks
+too: they can be fixed in the builder); ``--check`` only checks it. One of the two is required:
+without either the command stops before reading the file and says so (a deck has an owner; there is
+no default one). Exit codes: 0 legal; 1 not legal (parse errors, unknown cards, rule violations);
+2 usage error (neither --owner nor --check, unreadable file, unknown user).
 """
 from __future__ import annotations
 
@@ -26,12 +28,19 @@ class Command(BaseCommand):
         parser.add_argument("file", metavar="FILE")
         parser.add_argument("--game", choices=g.GAMES, help="default: from the format (ws; chaos for textproto)")
         parser.add_argument("--format", dest="fmt", choices=FORMATS, help="default: detected from the content")
-        parser.add_argument("--owner", help="save as a new deck of this user")
+        parser.add_argument("--owner", help="save as a new deck of this user (username)")
+        parser.add_argument("--check", action="store_true", help="only check the file; save nothing")
         parser.add_argument("--name", help="deck name when saving (default: the file name)")
         parser.add_argument("--json", dest="as_json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, file: str, game: str | None, fmt: str | None, owner: str | None, name: str | None,
-               as_json: bool = False, **options) -> None:
+               as_json: bool = False, check: bool = False, **options) -> None:
+        if not owner and not check:
+            raise CommandError(
+                f"{file}: nothing saved: a deck needs an owner; pass --owner USERNAME to save it as a new deck "
+                "of that user, or --check to only check the file", returncode=2)
+        if owner and check:
+            raise CommandError("--owner saves the deck and --check saves nothing: pass one of them", returncode=2)
         path = Path(file)
         try:
             text = path.read_text(encoding="utf-8-sig")
