@@ -48,9 +48,19 @@ def _phrase(text: str, start: int, end: int | None = None) -> str:
     return phrase or text.strip()
 
 
+def _outside_names(text: str, needle: str) -> int:
+    """Where ``needle`` first occurs outside 「names」 (「そして、伝説へ......」 is a name), or -1."""
+    pos = text.find(needle)
+    while pos >= 0:
+        if text.count("「", 0, pos) == text.count("」", 0, pos):
+            return pos
+        pos = text.find(needle, text.find("」", pos) + 1) if "」" in text[pos:] else -1
+    return -1
+
+
 def _truncated(text: str) -> tuple[str, str] | None:
     """A text the source cut short with ``...``: (the part before the unfinished clause, the rest)."""
-    cut = text.find("...")
+    cut = _outside_names(text, "...")
     if cut < 0:
         return None
     head = text[:cut]

@@ -57,7 +57,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "メインフェイズ": "main_phase", "クライマックスフェイズ": "climax_phase", "アタックフェイズ": "attack_phase",
         "エンドフェイズ": "end_phase", "スタンドフェイズ": "stand_phase", "アンコールステップ": "encore_step",
         "バトルステップ": "battle_step", "カウンターステップ": "counter_step", "ダメージステップ": "damage_step",
-        "トリガーステップ": "trigger_step", "始め": "start", "終わり": "end", "初め": "start", "終り": "end",
+        "トリガーステップ": "trigger_step", "始め": "start", "終わり": "end", "初め": "start", "はじめ": "start", "終り": "end",
         "1ターン": "one_turn",
     },
     "noun": {

@@ -198,6 +198,7 @@ class Ctx:
     pending_choice: bool = False  # cards were chosen (選び) and no effect has used them yet
     prev_actor: str = "you"
     trigger_ref: dict[str, Any] | None = None  # the card the trigger names (battle opponent...)
+    last_cond: dict[str, Any] | None = None  # the mid-effect condition of the sentence before
     keywords: list[str] = field(default_factory=list)  # keywords met inside the body
     rel: tuple[dict[str, Any], tuple[Arg, ...]] | None = None  # a relative clause for the next clause
     effects: list[Effect] = field(default_factory=list)
@@ -883,6 +884,7 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
         if s is not current:
             current = s
             ctx.prev_actor, ctx.actor = ctx.actor, "you"  # each sentence names its actor again
+            ctx.last_cond = ctx.cond
             if not ctx.sticky_cond:
                 ctx.cond = None
             ctx.sticky_cond = False
@@ -1024,6 +1026,8 @@ def _conjunction(c: Clause, ctx: Ctx) -> None:
     elif c.conj in ("その後", "さらに"):
         pass
     elif c.conj == "そうでないなら":
+        if ctx.cond is None and ctx.last_cond is not None:
+            ctx.cond = ctx.last_cond  # …なら、A。そうでないなら、B: the condition of the sentence before
         if ctx.cond is None and ctx.conditions and ctx.effects:
             # …なら、A。そうでないなら、B: A and B both happen under opposite conditions
             cond = ctx.conditions.pop().to_dict()
@@ -1552,7 +1556,7 @@ def _h_gain(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], t
 def _grant(c: Clause, obj: NP, target: dict[str, Any], ctx: Ctx,
            compile_nested: Callable[[str, str], tuple[Ability, ...]], grants: list[Piece]) -> None:
     what = _target(obj)
-    if what.get("traits") and set(what) == {"traits"}:
+    if what.get("traits") and set(what) <= {"traits", "match"}:  # 《怠惰》と《勤勉》を得る: every one
         ctx.emit("grant_trait", {"traits": what["traits"], "target": target})
         return
     if what.get("nouns") == ["ability_named"] and what.get("abilities"):
