@@ -71,8 +71,9 @@ def _args(clause: dict[str, Any]) -> dict[str, list[Any]]:
     rel: dict[str, Any] | None = None
     for role, value in clause.get("args", []):
         if role == "rel":
-            rel = {"verb": value["verb"], "form": value["form"], "args": _plain(pending)}
-            for r, _v in pending:
+            taken = _relative_args(value["verb"], pending)
+            rel = {"verb": value["verb"], "form": value["form"], "args": _plain(taken)}
+            for r, _v in taken:
                 out[r].pop()
             pending = []
             continue
@@ -87,6 +88,21 @@ def _args(clause: dict[str, Any]) -> dict[str, list[Any]]:
         out.setdefault(role, []).append(value)
         pending.append((role, value))
     return out
+
+
+_INTRANSITIVE = {"enter", "leave", "move", "down", "be", "attack", "defend", "return", "remain", "exceed"}
+
+
+def _relative_args(verb: str, pending: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The arguments right before a relative clause's verb that belong to it: from the verb back,
+    up to a topic (``…は``) or, for an intransitive verb, an object (``このキャラを そのキャラが登場
+    していた フィールドに``: the object is the main clause's)."""
+    taken: list[tuple[str, Any]] = []
+    for role, value in reversed(pending):
+        if role == "topic" or (role == "obj" and verb in _INTRANSITIVE):
+            break
+        taken.insert(0, (role, value))
+    return taken
 
 
 def _hoist_zone(rel: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
@@ -188,6 +204,10 @@ class Context:
 
 
 def _target(args: dict[str, list[Any]], ctx: Context, *roles: str) -> Any:
+    among = _one(args, "among")
+    if among is not None:
+        q = _one(args, "qtyobj") or _one(args, "qty") or {}
+        return {"type": "card", "ref": "among", "of": among, **q}
     for role in roles:
         value = _one(args, role)
         if value is not None:
@@ -262,12 +282,15 @@ def _destroy(args, pred, ctx):
     if obj is None:
         obj = _target(args, ctx, "obj")
     count = _count(args)
+    if obj is None or _one(args, "among") is not None:
+        obj = _target(args, ctx, "obj")
     if _is_zone(obj, "hand"):
         who = _player_of(args)
         owner = _zone_owner(obj)
-        return [_e("discard", player=owner if owner != "self" or who is None else who, count=count or 1)]
+        return [_e("discard", player=owner if owner != "self" or who is None else who,
+                   count=count or obj.get("count") or 1)]
     if _is_zone(obj, "deck", "deck_top"):
-        return [_e("mill", player=_zone_owner(obj), count=count or 1)]
+        return [_e("mill", player=_zone_owner(obj), count=count or obj.get("count") or 1)]
     if isinstance(obj, dict) and obj.get("type") == "charge":
         return [_e("remove_charge", target=obj.get("of"), count=obj.get("count") or count or 1)]
     if isinstance(obj, dict) and obj.get("type") == "shield":
@@ -378,7 +401,7 @@ def _put(args, pred, ctx):
     as_ = _one(args, "as")
     count = _count(args)
     if isinstance(as_, dict) and as_.get("type") == "charge":
-        return [_e("charge", target=as_.get("of") or {"type": "card", "ref": "this"}, card=obj)]
+        return [_e("charge", target=as_.get("of") or to or {"type": "card", "ref": "this"}, card=obj)]
     if isinstance(obj, dict) and obj.get("type") == "zone" and _is_zone(obj, "hand"):
         # 自分の手札をN枚デッキの下に置く: hand cards to a deck
         if _is_zone(to, "deck_bottom", "deck_top", "deck"):
@@ -628,6 +651,8 @@ def trigger_of(event: dict[str, Any]) -> dict[str, Any]:
             return {"kind": "modified", "card": _one(args, "subj"), "by": _one(args, "by")}
     kind = _EVENT_VERBS.get(verb)
     params = _event_params(event)
+    if pred.get("by"):
+        params["via"] = pred["by"]
     if kind:
         return {"kind": kind, **params}
     return {"kind": "event", "verb": verb, **params}

@@ -43,10 +43,11 @@ when_clause: clause_or "とき"                            -> when_one
 cond_clause: clause_or "場合"                -> cond_clause
            | args? nominal "の場合"           -> cond_nominal
            | args? nominal "でない場合"        -> cond_nominal_not
+           | args? qty_than "場合"             -> cond_nominal
            | clause_or "かつ" cond_clause      -> cond_and_clause
            | args? nominal "で" "、"? cond_clause -> cond_and_nominal
 
-nominal: qty_cmp | period | np | stat_cmp_bare | qty
+nominal: qty_cmp | period | np | stat_cmp_bare | qty | stat_cmp
 
 // ------------------------------------------------------------------ clauses
 main: (clause_c "、"?)* clause_or
@@ -80,6 +81,8 @@ arg: np "が"              -> a_subj
    | np "によって"        -> a_by
    | np "も"              -> a_also
    | np "の"  "うち"      -> a_among
+   | "そのうち"           -> a_among_that
+   | "チャージとして"      -> a_as_charge
    | np "以外" "で"       -> a_by_not
    | "効果以外で"         -> a_by_not_effect
    | "ダウン以外で"       -> a_by_not_down
@@ -113,12 +116,15 @@ pred: VS SURU                          -> p_suru
     | SURU                             -> p_bare
     | GODAN                            -> p_godan
     | VS "できない"                     -> p_suru_cannot
+    | "エンゲージ登場" SURU              -> p_engage
     | "できない"                        -> p_bare_cannot
     | "入れることができる"               -> p_put_in_may
     | "見ることができる"                 -> p_look_may
     | "次の" "能力" "を" GODAN           -> p_gain_next_ability
     | "次の" "効果" "を" GODAN           -> p_gain_next_effect
 pred_c: VS SURU_C                      -> p_suru
+      | VS "して" "、"                  -> te_suru
+      | GODAN_TE "、"                  -> te_godan
       | STATE "に" SURU_C               -> p_state
       | INT "に" SURU_C                 -> p_set
       | SURU_C                         -> p_bare
@@ -135,7 +141,7 @@ OWNED_BY.2: "持ち主が自分の" | "持ち主が相手の"
 OR_STAT.2: /または(?=(AP|DP|SP|DMG)[+\-])/
 OR_KW.2: /または(?=\[[^\]雪月花宙日無])/
 VS: /(破棄|除外|登場|配置|装備|移動|回復|発生|ドロー|チャージ|シャッフル|処理|使用|宣言|指定|中断|ダウン|防御|攻撃|サポート|選択|追加|公開|失敗|解決|適用|変更|無効|入替|交換)/
-SURU: /(していない|している|しなかった|しない|した|する|できる|されていない|されている|された|される)/
+SURU: /(していない|していなかった|していた|している|しなかった|しない|した|する|できる|されていない|されていた|されている|された|される)/
 SURU_C: /(し(?![たなてよま])|でき(?![るなま])|され(?![るたてな]))/
 GODAN: /(置かれていない|置かれている|置かれた|置いている|置いた|置かない|置ける|置く|入れ替える|入れた|入れない|入れる|得ている|得ない|得た|得る|失われない|失われる|失った|失う|戻らない|戻る|戻す|戻せる|与えた|与える|離れている|離れていない|離れた|離れる|持たない|持っている|持つ|含まない|含む|見た|見る|選ばない|選べない|選べる|選んだ|選ぶ|探す|並び替える|受けない|受ける|払える|支払える|支払えない|扱う|防げない|残る|超える|超えた|揃えた|揃える|いない|いる|できない)/
 GODAN_C: /(置き(?!場)|入れ替え(?![るた])|入れ(?![るたなて替])|失い|戻し|与え(?![るた])|離れ(?![るたて])|選び|探し(?![てた])|並び替え(?![るた])|得(?![るたなて])|見(?![るたてせ]))/
@@ -152,6 +158,7 @@ np1: core qty?                    -> np_core
    | ref                           -> np_ref
    | mod np1                       -> np_mod
    | zone                          -> np_zone
+   | zone qty                      -> np_zone_qty
    | zone "の" np1                 -> np_in_zone
    | zone "の" "枚数"              -> np_zone_size
    | np1 "の" "下" "の" np1         -> np_under
@@ -164,6 +171,8 @@ np1: core qty?                    -> np_core
    | owner mod np1                 -> np_owned_mod
    | owner "宣言"                   -> np_owned_decl
    | thing                         -> np_thing
+   | thing qty                     -> np_thing_qty
+   | "元の" kwref qty?              -> np_keyword
    | "空き" np1                     -> np_empty
    | np1 "の" "宣言"                -> np_decl_of
    | np1 "の" ACTION                -> np_action
@@ -174,6 +183,7 @@ np1: core qty?                    -> np_core
    | np1 "の" "数"                   -> np_number
    | "それ"                          -> np_it
    | "下"                           -> np_below_this
+   | "下" "の" np1                  -> np_under_this
 
 !thing: "効果" | "能力" | "手札宣言能力" | "アイテムの効果" | "エリアの効果"
       | "能力値修正" | "ダメージ" | "サポート" | "バトル" | "元の能力" | "基本能力" | "宣言型の基本能力"
@@ -223,6 +233,7 @@ mod: stat_cmp "の"                          -> mod_stat
    | ref "と同じフィールドの"                  -> mod_same_column
    | ref ("に隣接する" | "に隣接した" | "に隣接している") -> mod_adjacent
    | OWNED_BY                               -> mod_owned_by
+   | ref "を除く"                            -> mod_except
    | "AFの"                                 -> mod_af
    | "DFの"                                 -> mod_df
    | "横の"                                  -> mod_aside
@@ -240,13 +251,14 @@ mod: stat_cmp "の"                          -> mod_stat
 stat_cmp: stat "が" cmp                                     -> stat_cmp
         | stat "が" ATTRS ("または" ATTRS)* "のみで" cmp       -> stat_cmp_only
         | stat "の" "合計" "が" cmp                          -> stat_cmp_sum
-        | "属性" "が" ATTRS "のみ"                            -> attr_only
+        | stat "が" ATTRS "のみ"                              -> attr_only
 !stat_cmp_bare: INT ("以上" | "以下")?
 statref: np1 "の" stat                      -> statref
        | np1 "の" stat "と" stat            -> statref_pair
+       | np1 "の" stat ("または" stat)+     -> statref_any
 stat: STAT                                 -> stat
     | "元の" STAT                          -> stat_original
-STAT: "AP" | "DP" | "SP" | "DMG" | "EX" | "コスト" | "能力値"
+STAT: "AP" | "DP" | "SP" | "DMG" | "EX" | "コスト" | "能力値" | "属性"
 
 !cmp: INT counter? ("以上" | "以下")?
     | INT "~" INT counter?

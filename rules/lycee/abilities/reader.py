@@ -36,7 +36,8 @@ ZONES = {"ゴミ箱": "trash", "手札": "hand", "デッキ": "deck", "デッキ
          "場": "field"}
 OWNERS = {"自分の": "self", "相手の": "opponent", "持ち主の": "owner", "お互いの": "both"}
 PLAYERS = {"自分": "self", "相手": "opponent", "お互いのプレイヤー": "both", "相手プレイヤー": "opponent", "お互い": "both"}
-STATS = {"AP": "ap", "DP": "dp", "SP": "sp", "DMG": "dmg", "EX": "ex", "コスト": "cost", "能力値": "stats"}
+STATS = {"AP": "ap", "DP": "dp", "SP": "sp", "DMG": "dmg", "EX": "ex", "コスト": "cost", "能力値": "stats",
+         "属性": "attributes"}
 KEYWORDS = {
     "ダッシュ": "dash", "アグレッシブ": "aggressive", "ステップ": "step", "サイドステップ": "sidestep",
     "オーダーステップ": "orderstep", "ジャンプ": "jump", "エスケープ": "escape", "サイドアタック": "sideattack",
@@ -53,6 +54,7 @@ SURU_FORMS = {
     "する": "must", "できる": "may", "し": "cont", "でき": "cont", "され": "cont", "した": "past", "しない": "neg",
     "しなかった": "neg", "している": "prog", "していない": "prog_neg", "された": "passive_past",
     "される": "passive", "されている": "passive_prog", "されていない": "passive_prog_neg", "できない": "cannot",
+    "していた": "prog_past", "していなかった": "prog_past_neg", "されていた": "passive_prog_past",
     "して": "te",
 }
 VS_LEMMAS = {
@@ -251,6 +253,12 @@ class Reader(Transformer):
     a_next = _role("next")
     a_at = _role("at")
 
+    def a_among_that(self) -> tuple[str, Any]:
+        return ("among", {"type": "card", "ref": "that"})
+
+    def a_as_charge(self) -> tuple[str, Any]:
+        return ("as", {"type": "charge"})
+
     def a_by_not_effect(self) -> tuple[str, Any]:
         return ("by_not", {"type": "thing", "thing": "effect"})
 
@@ -285,6 +293,9 @@ class Reader(Transformer):
     def p_godan(self, tok: Token) -> dict[str, Any]:
         lemma, form = GODAN_FORMS[str(tok)]
         return {"verb": lemma, "form": form}
+
+    def p_engage(self, suru: Token) -> dict[str, Any]:
+        return {"verb": "enter", "form": SURU_FORMS[str(suru)], "by": "engage"}
 
     def p_suru_cannot(self, vs: Token) -> dict[str, Any]:
         return {"verb": VS_LEMMAS[str(vs)], "form": "cannot"}
@@ -350,6 +361,9 @@ class Reader(Transformer):
     def np_below(self, holder: dict[str, Any]) -> dict[str, Any]:
         return {"type": "below", "of": holder}
 
+    def np_under_this(self, np1: dict[str, Any]) -> dict[str, Any]:
+        return {**np1, "under": {"type": "card", "ref": "this"}}
+
     def np_below_this(self) -> dict[str, Any]:
         return {"type": "below", "of": None}
 
@@ -374,8 +388,14 @@ class Reader(Transformer):
     def np_owned_mod(self, owner: str, mod: dict[str, Any], np1: dict[str, Any]) -> dict[str, Any]:
         return {**self.np_mod(mod, np1), "owner": owner}
 
-    def np_keyword(self, kw: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "keyword", **kw}
+    def np_thing_qty(self, thing: str, qty: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "thing", "thing": thing, **qty}
+
+    def np_keyword(self, kw: dict[str, Any], qty: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"type": "keyword", "original": True, **kw, **(qty or {})}
+
+    def np_zone_qty(self, zone: dict[str, Any], qty: dict[str, Any]) -> dict[str, Any]:
+        return {**zone, **qty}
 
     def np_thing(self, thing: str) -> dict[str, Any]:
         return {"type": "thing", "thing": thing}
@@ -534,6 +554,9 @@ class Reader(Transformer):
     def mod_adjacent(self, ref: dict[str, Any], *_: Any) -> dict[str, Any]:
         return {"adjacent_to": ref}
 
+    def mod_except(self, ref: dict[str, Any]) -> dict[str, Any]:
+        return {"except": ref}
+
     def mod_owned_by(self, tok: Token) -> dict[str, Any]:
         return {"controller": "self" if str(tok).endswith("自分の") else "opponent"}
 
@@ -592,6 +615,9 @@ class Reader(Transformer):
 
     def statref(self, np1: dict[str, Any], stat: str) -> dict[str, Any]:
         return {"type": "stat", "of": np1, "stat": stat}
+
+    def statref_any(self, np1: dict[str, Any], *stats: str) -> dict[str, Any]:
+        return {"type": "stat", "of": np1, "any_of": list(stats)}
 
     def statref_pair(self, np1: dict[str, Any], a: str, b: str) -> dict[str, Any]:
         return {"type": "stat", "of": np1, "stats": [a, b]}
