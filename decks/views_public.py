@@ -10,7 +10,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from catalog.selectors import card_all_codes, card_lookup, card_series, card_series_codes
+from catalog.selectors import (
+    card_all_codes,
+    card_lookup,
+    card_pictures_by_codes,
+    card_series,
+    card_series_codes,
+)
 from rules import games as g
 from rules.construction import validate_deck
 from rules.registry import get_spec
@@ -38,8 +44,9 @@ def _series_codes(game: str, series: str) -> list[str]:
 
 
 def _describe(decks: list[Any]) -> None:
-    """Per listed deck: ``legal`` / ``problems``, ``cards`` (main deck count) and ``series`` (the series
-    most of its cards come from), with one catalog read per game present."""
+    """Per listed deck: ``legal`` / ``problems``, ``cards`` (main deck count), ``series`` (the series
+    most of its cards come from) and ``cover`` (its most played card, highest level first, as
+    ``(record, picture)``), with two catalog reads per game present."""
     counts = deck_card_counts(decks=decks)
     by_game: dict[str, set[str]] = {}
     for d in decks:
@@ -59,6 +66,17 @@ def _describe(decks: list[Any]) -> None:
                 if name:
                     series[name] += n
         d.series = [name for name, _ in series.most_common(2)]
+        main = [(code, n) for code, n in (d.zones or {}).get("main", {}).items() if code in cards]
+        best = max(main, key=lambda cn: (cn[1], cards[cn[0]].level or 0, cn[0]), default=None)
+        d.cover_code = best[0] if best else ""
+    covers: dict[str, set[str]] = {}
+    for d in decks:
+        if d.cover_code:
+            covers.setdefault(d.game, set()).add(d.cover_code)
+    pictures = {game: card_pictures_by_codes(game=game, codes=codes) for game, codes in covers.items()}
+    for d in decks:
+        rec = records.get(d.game, {}).get(d.cover_code)
+        d.cover = (rec, pictures.get(d.game, {}).get(d.cover_code)) if rec is not None else None
 
 
 def deck_public_view(request: HttpRequest) -> HttpResponse:
