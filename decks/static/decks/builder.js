@@ -3,8 +3,8 @@
 //
 // Finder (#builder-q): Enter adds the top hit ("4 CODE" adds 4), Shift+Enter removes one copy of it,
 // ArrowDown moves to the results. In the results and the deck list: ArrowUp/ArrowDown move between
-// rows, + and − change the copies, Escape goes back to the finder. Anywhere: Ctrl+S saves a version;
-// Ctrl+Z (outside text fields) undoes the last change. Focus stays where it was across updates.
+// rows, + and − change the copies, Escape goes back to the finder. Anywhere: / goes to the finder,
+// Ctrl+S saves a version, Ctrl+Z (outside text fields) undoes the last change. Focus stays where it was across updates.
 (function () {
   "use strict";
   var root = document.getElementById("builder");
@@ -53,6 +53,12 @@
       if (undo && !undo.disabled) { ev.preventDefault(); undo.click(); }
       return;
     }
+    if (ev.key === "/" && !inTextField(el) && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      ev.preventDefault();
+      finder.focus();
+      finder.select();
+      return;
+    }
     var row = rowOf(el);
     if (!row || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
     var button = null;
@@ -78,22 +84,25 @@
   // Keep the focus where it was when a change swaps the parts of the page it sat in.
   document.body.addEventListener("htmx:beforeRequest", function () {
     var el = document.activeElement;
+    lastFocus = null;
     if (el && el.id && el !== document.body) {
       var row = rowOf(el), list = row ? row.parentElement : null;
       lastFocus = { id: el.id, list: list && list.closest("#results, #deck-panel") ? list.closest("#results, #deck-panel").id : null,
                     index: row ? rowsOf(row).indexOf(row) : -1, finder: el === finder };
     }
   });
+  // (the form that asked may itself have been swapped out, so listen to the swaps, not to it)
+  document.body.addEventListener("htmx:oobAfterSwap", function () { setTimeout(restore, 0); });
   document.body.addEventListener("htmx:afterSettle", restore);
-  document.body.addEventListener("htmx:afterOnLoad", function () { setTimeout(restore, 0); });
   function restore() {
     var el = document.activeElement;
     if (!lastFocus || (el && el !== document.body && el.isConnected)) { return; }
-    var again = document.getElementById(lastFocus.id);
+    var again = document.getElementById(lastFocus.id), list = lastFocus.list, index = lastFocus.index;
+    lastFocus = null;
     if (again && !again.disabled) { again.focus(); return; }
-    if (lastFocus.list) {  // the row left the list: its neighbour, else the finder
-      var rows = document.querySelectorAll("#" + lastFocus.list + " li.result, #" + lastFocus.list + " li.deck-row");
-      if (rows.length && focusRow(rows[Math.min(lastFocus.index, rows.length - 1)])) { return; }
+    if (list) {  // the row left the list: its neighbour, else the finder
+      var rows = document.querySelectorAll("#" + list + " li.result, #" + list + " li.deck-row");
+      if (rows.length && focusRow(rows[Math.min(Math.max(index, 0), rows.length - 1)])) { return; }
     }
     finder.focus();
   }
