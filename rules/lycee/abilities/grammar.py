@@ -86,9 +86,6 @@ arg: np "が"              -> a_subj
    | np "以外" "で"       -> a_by_not
    | "効果以外で"         -> a_by_not_effect
    | "ダウン以外で"       -> a_by_not_down
-   | statref "が"         -> a_statsubj
-   | statref "を"         -> a_statobj
-   | statref "に"         -> a_statto
    | mods "を"            -> a_modsobj
    | mods                 -> a_mods
    | qty                  -> a_qty
@@ -181,6 +178,7 @@ np1: core qty?                    -> np_core
    | "横"                           -> np_aside
    | np1 "の" "枚数"                 -> np_size
    | np1 "の" "数"                   -> np_number
+   | statref                        -> np_stat
    | "それ"                          -> np_it
    | "下"                           -> np_below_this
    | "下" "の" np1                  -> np_under_this
@@ -220,7 +218,7 @@ qual: ATTRS                              -> q_attr
 
 zone: owner? zone_word                      -> zone
     | zone ("または" | "か") owner? zone_word  -> zone_or
-!zone_word: "ゴミ箱" | "手札" | "デッキ" | "デッキの上" | "デッキの下" | "場" | NAME "置き場"
+!zone_word: "ゴミ箱" | "手札" | "デッキ" | "デッキの上" | "デッキの下" | "場" | NAME "置き場" | "その置き場"
 !owner: "自分の" | "相手の" | "持ち主の" | "お互いの"
 
 // adjectives in front of a noun
@@ -229,8 +227,8 @@ mod: stat_cmp "の"                          -> mod_stat
    | qty_cmp_n "の"                         -> mod_size
    | ATTRS "でない"                         -> mod_not_attr
    | STATE_OF                               -> mod_state
-   | ref "と同列の"                          -> mod_same_column
-   | ref "と同じフィールドの"                  -> mod_same_column
+   | col_np "と同列の"                       -> mod_same_column
+   | col_np "と同じフィールドの"               -> mod_same_column
    | ref ("に隣接する" | "に隣接した" | "に隣接している") -> mod_adjacent
    | OWNED_BY                               -> mod_owned_by
    | ref "を除く"                            -> mod_except
@@ -247,6 +245,8 @@ mod: stat_cmp "の"                          -> mod_stat
    | "サブネームに" NAME "を含む"              -> mod_subname
    | "カード名に" NAME "を含む"                -> mod_cardname
    | "キャラ名に" NAME "を含む"                -> mod_cardname
+
+?col_np: ref | core
 
 stat_cmp: stat "が" cmp                                     -> stat_cmp
         | stat "が" ATTRS ("または" ATTRS)* "のみで" cmp       -> stat_cmp_only

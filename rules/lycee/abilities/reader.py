@@ -218,9 +218,13 @@ class Reader(Transformer):
 
     # ---------------------------------------------------------------- arguments
     def _role(role: str):  # noqa: N805 - a factory of methods
+        stat_role = {"subj": "statsubj", "obj": "statobj", "to": "statto"}.get(role)
+
         def method(self: Reader, *items: Any) -> tuple[str, Any]:
-            values = [i for i in items if not isinstance(i, Token) or i.type not in ("__ANON",)]
-            return (role, values[0] if values else None)
+            value = items[0] if items else None
+            if stat_role and isinstance(value, dict) and value.get("type") == "stat":
+                return (stat_role, value)
+            return (role, value)
         return method
 
     a_subj = _role("subj")
@@ -338,7 +342,12 @@ class Reader(Transformer):
     def np_ref(self, ref: dict[str, Any]) -> dict[str, Any]:
         return ref
 
+    def np_stat(self, ref: dict[str, Any]) -> dict[str, Any]:
+        return ref
+
     def np_mod(self, mod: dict[str, Any], np1: dict[str, Any]) -> dict[str, Any]:
+        if np1.get("type") == "stat":  # 元のDMGが3以下の味方キャラ1体のDMG: the adjective is the card's
+            return {**np1, "of": self.np_mod(mod, np1["of"])}
         out = dict(np1)
         if "position" in mod:
             out["position"] = [*out.get("position", []), *mod["position"]]
@@ -528,6 +537,8 @@ class Reader(Transformer):
 
     def zone_word(self, *toks: Token) -> dict[str, Any]:
         first = str(toks[0])
+        if first == "その置き場":
+            return {"zone": "pile", "pile": "that"}
         if first.startswith("「"):
             return {"zone": "pile", "pile": first.strip("「」")}
         return {"zone": ZONES[first]}
@@ -547,6 +558,9 @@ class Reader(Transformer):
 
     def mod_size(self, cmp: dict[str, Any]) -> dict[str, Any]:
         return {"size": {k: v for k, v in cmp.items() if k != "type"}}
+
+    def col_np_mod(self, cmp: dict[str, Any], np1: dict[str, Any]) -> dict[str, Any]:
+        return self.np_mod(cmp, np1)
 
     def mod_same_column(self, ref: dict[str, Any], *_: Any) -> dict[str, Any]:
         return {"same_column_as": ref}

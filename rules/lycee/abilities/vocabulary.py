@@ -27,7 +27,7 @@ ABILITY_KINDS: tuple[tuple[str, str], ...] = (
     ("hand_activated", "[手札宣言] declared ability used from the hand"),
     ("continuous", "[常時] continuous ability"),
     ("cost_source", "[コスト] ability that produces mana (発生) for payments"),
-    ("trump", "[宣言][切札] trump declaration (once per game, from the dust box rules)"),
+    ("trump", "[宣言][切札] trump (切札) declaration"),
     ("event", "an event card's text, resolved when the event is played"),
     ("equip_restriction", "an item's 装備制限: which characters it may equip"),
     ("rule", "a printed rule note (※...): field limits, vanilla use, same-number rules"),
