@@ -12,7 +12,8 @@ A game's state subclasses it and writes only its rules:
 
 This class holds the rest: the common options (``turn_cap``, ``first``), who goes first, the turn
 loop and the turn cap, the end of a game (``_end`` raises ``GameOver``, which ends the script),
-the event log helper ``say``, the hand limit, the per-turn series, the counters and ``result()``.
+the event log helper ``say``, the mulligan and hand-limit helpers, the per-turn series, the
+counters and ``result()``.
 """
 from __future__ import annotations
 
@@ -203,20 +204,14 @@ class GoldfishState(ScriptedState):
                 break
             self._aside.append(take(hand, choice[1]))
 
-    def _hand_limit(self, limit: int, pile: list[CardRecord]) -> Generator[str, tuple, None]:
-        """End of turn: the player discards down to ``limit`` cards (decision ``discard``) onto
-        ``pile``. Callers check ``len(self.hand) > limit`` first (no generator otherwise)."""
-        hand = self.hand
-        while len(hand) > limit:
-            _, code = yield "discard"
-            card = take(hand, code)
-            self._hand_changed()
-            pile.append(card)
-            if self.log is not None:
-                self.say("me", "discard", "hand_limit", card=self.card_label(card))
-
-    def _hand_changed(self) -> None:
-        """Called when the hand limit took a card out of the hand (for games that cache views of it)."""
+    def _discard(self, code: str, pile: list[CardRecord]) -> None:
+        """The end-of-turn hand limit's discard (decision ``discard``): the card ``code`` from the
+        hand onto ``pile``. Each game's turn asks while the hand is over its limit (a plain loop:
+        no generator on this frequent path)."""
+        card = take(self.hand, code)
+        pile.append(card)
+        if self.log is not None:
+            self.say("me", "discard", "hand_limit", card=self.card_label(card))
 
     def options_discard(self) -> list[tuple]:
         return [("discard", code) for code in distinct_codes(self.hand)]

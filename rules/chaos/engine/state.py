@@ -194,8 +194,9 @@ class ChaosState(GoldfishState):
         p = self.partner
         if p.state:
             p.state -= 1
-        if len(self.hand) > HAND_LIMIT:
-            yield from self._hand_limit(HAND_LIMIT, self.waiting)
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            self._discard(code, self.waiting)
 
     def _note_playable(self, turn: int) -> None:
         fp = self.first_playable

@@ -97,8 +97,9 @@ class LyceeState(GoldfishState):
                 "field": [card for c in self.field if c is not None for card in (c.card, c.item) if card is not None],
                 "areas": [a for a in self.areas if a is not None]}
 
-    def _hand_changed(self) -> None:
+    def _discard(self, code: str, pile: list[CardRecord]) -> None:
         self.version += 1
+        super()._discard(code, pile)
 
     def _fresh_memo(self) -> dict[Any, Any]:
         """The memo of the current ``version`` (emptied when the version has moved on). The hot
@@ -335,8 +336,9 @@ class LyceeState(GoldfishState):
                 self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
             self.version += 1  # after the play: its payment was memoised at the version it was chosen
         # end: hand limit, temporary changes end
-        if len(self.hand) > HAND_LIMIT:
-            yield from self._hand_limit(HAND_LIMIT, self.dust)
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            self._discard(code, self.dust)
         for s, c in enumerate(field):
             if c is not None:
                 self._recompute(c, s)

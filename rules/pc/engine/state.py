@@ -195,8 +195,9 @@ class PCState(CodeNames, GoldfishState):
         # 4. main 2
         yield from self._main()
         # 5. end
-        if len(self.hand) > HAND_LIMIT:
-            yield from self._hand_limit(HAND_LIMIT, self.discard)
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            self._discard(code, self.discard)
 
     def _main(self) -> Generator[str, tuple, None]:
         self._note_playable()

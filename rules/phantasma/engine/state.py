@@ -302,8 +302,9 @@ class PhantasmaState(GoldfishState):
             else:
                 self._play(choice)
         # 3. end: hand limit, modifiers vanish
-        if len(self.hand) > HAND_LIMIT:
-            yield from self._hand_limit(HAND_LIMIT, self.junk)
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            self._discard(code, self.junk)
         for c in self.chars():
             c.atk_mod = c.def_mod = 0
         self.dummy.atk_mod = self.dummy.def_mod = 0

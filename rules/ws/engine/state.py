@@ -427,8 +427,9 @@ class WSState(CodeNames, GoldfishState):
                 self.say("me", "end", "climax_end", card=self.name(self.climax.code))
             self.climax = None
         self.power_bonus = self.soul_bonus = 0
-        if len(self.hand) > HAND_LIMIT:
-            yield from self._hand_limit(HAND_LIMIT, self.waiting)
+        while len(self.hand) > HAND_LIMIT:
+            _, code = yield "discard"
+            self._discard(code, self.waiting)
 
     def _note_playable(self, turn: int) -> None:
         """Record the first own turn each hand card could be played (level, stock, color)."""
