@@ -31,6 +31,10 @@ class DeckForm(forms.Form):
         help_text=_("Deck text, CODE RARITY lines, an AlphaC2 <deck> XML or a Chaos mainDeck textproto (at most 1 MB)."),
     )
     note = forms.CharField(label=_("What changed (optional)"), required=False, max_length=200)
+    publish_history = forms.BooleanField(
+        label=_("Public: also show the versions saved before"), required=False,
+        help_text=_("When a deck is made public, others see it from that version on; tick this to show its "
+                    "earlier versions too."))
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
@@ -41,6 +45,7 @@ class DeckForm(forms.Form):
             self.fields["base_version"].required = True
         else:
             del self.fields["note"]
+            del self.fields["publish_history"]  # a new deck has no earlier versions
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -43,6 +43,16 @@ class Deck(models.Model):
     version = models.PositiveIntegerField(default=1, help_text="Number of the latest version")
     forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
     forked_from_version = models.PositiveIntegerField(null=True, blank=True)
+    # Stored when a version is saved, so lists never validate decks on the fly (issue 19: one account's
+    # 100 public decks of 2,500 codes took the public list from 84 ms to 7.8 s).
+    legal = models.BooleanField(null=True, blank=True,
+                                help_text="The latest version passed the game's construction rules when saved "
+                                          "(None: not checked yet)")
+    problems = models.PositiveIntegerField(default=0, help_text="Construction problems of the latest version")
+    public_from_version = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="First version others may see while the deck is public: versions saved before it was made "
+                  "public stay the owner's unless the owner chose to publish them (None: every version)")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

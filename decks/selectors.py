@@ -60,11 +60,27 @@ def deck_list(*, user: Any = None, filters: Mapping[str, Any] | None = None) -> 
 
 
 def deck_get(*, deck_id: int, user: Any = None) -> Deck | None:
-    """The deck with that id if ``user`` may see it by id (owner, or public), else None."""
+    """The deck with that id if ``user`` may see it by id (owner, or public), else None.
+
+    The deck carries ``visible_from``: the first version ``user`` may see (the owner every one;
+    others, of a public deck, those since it was made public: ``public_from_version``)."""
     deck = Deck.objects.select_related("owner", "forked_from").filter(pk=deck_id).first()
     if deck is None or not deck_can_view(deck=deck, user=user):
         return None
+    deck.visible_from = 1 if _is_owner(deck, user) else (deck.public_from_version or 1)
+    deck.visible_to = None
     return deck
+
+
+def _refuse_save(*args: Any, **kwargs: Any) -> None:
+    raise RuntimeError("a deck as a share link shows it (an old version) is not saved")
+
+
+def deck_version_visible(*, deck: Deck, number: int) -> bool:
+    """Whether the reader ``deck`` was fetched for may see version ``number`` (``deck_get``,
+    ``deck_get_by_slug``; a deck fetched otherwise: every version)."""
+    last = getattr(deck, "visible_to", None) or deck.version
+    return getattr(deck, "visible_from", 1) <= number <= last
 
 
 def deck_get_by_slug(slug: str, *, user: Any = None) -> Deck | None:
@@ -78,6 +94,7 @@ def deck_get_by_slug(slug: str, *, user: Any = None) -> Deck | None:
         return None
     deck = Deck.objects.select_related("owner", "forked_from").filter(slug=slug).first()
     pinned = None
+    link = None
     if deck is None:
         link = ShareLink.objects.select_related("deck", "deck__owner").filter(slug=slug).first()
         if link is None:
@@ -86,14 +103,38 @@ def deck_get_by_slug(slug: str, *, user: Any = None) -> Deck | None:
     if not deck_can_view(deck=deck, user=user, via_link=True):
         return None
     deck.shared_version = pinned
+    deck.visible_from, deck.visible_to = 1, None
+    if _is_owner(deck, user):
+        return deck
+    # Anyone else sees the one version the link shows, and nothing newer or older (issue 19): a
+    # pinned link gives the deck as it was then (name, description, cards, version number), under
+    # the link's own address rather than the deck's always-latest one.
+    deck.via_link = True
+    if pinned is not None and pinned != deck.version:
+        old = deck.versions.filter(number=pinned).first()
+        if old is None:
+            return None
+        deck.name, deck.description, deck.zones = old.name, old.description, old.zones
+        deck.version, deck.updated = old.number, old.created
+        deck.frozen = True
+        deck.save = _refuse_save  # type: ignore[method-assign]
+    if link is not None:
+        deck.slug = link.slug
+    deck.visible_from = deck.visible_to = deck.version
     return deck
 
 
 def deck_version_list(*, deck: Deck) -> QuerySet[DeckVersion]:
-    return deck.versions.select_related("author").order_by("-number")
+    """The versions the reader may see (``deck_version_visible``), newest first."""
+    qs = deck.versions.select_related("author").filter(number__gte=getattr(deck, "visible_from", 1))
+    if getattr(deck, "visible_to", None):
+        qs = qs.filter(number__lte=deck.visible_to)
+    return qs.order_by("-number")
 
 
 def deck_version_get(*, deck: Deck, number: int) -> DeckVersion | None:
+    if not deck_version_visible(deck=deck, number=number):
+        return None
     return deck.versions.filter(number=number).first()
 
 
@@ -109,11 +150,13 @@ def zones_clean_copy(zones: Mapping[str, Mapping[str, int]] | None) -> dict[str,
 def deck_snapshot(*, deck: Deck, version: int | None = None) -> dict[str, Any]:
     """``{"game", "name", "version", "zones": {zone: {code: count}}, "text"}`` of a version (default latest).
 
-    Raises ``DeckVersion.DoesNotExist`` for a version the deck does not have.
+    Raises ``DeckVersion.DoesNotExist`` for a version the deck does not have (or the reader may not see).
     """
     if version is None or version == deck.version:
         zones, name, number = deck.zones, deck.name, deck.version
     else:
+        if not deck_version_visible(deck=deck, number=version):
+            raise DeckVersion.DoesNotExist(f"deck has no version {version}")
         v = deck.versions.get(number=version)
         zones, name, number = v.zones, v.name, v.number
     zones = zones_clean_copy(zones)
@@ -148,7 +191,8 @@ def deck_diff(*, deck: Deck, from_version: int, to_version: int) -> dict[str, An
 
     Raises ``DeckVersion.DoesNotExist`` naming the missing version.
     """
-    versions = {v.number: v for v in deck.versions.filter(number__in=[from_version, to_version])}
+    visible = [n for n in (from_version, to_version) if deck_version_visible(deck=deck, number=n)]
+    versions = {v.number: v for v in deck.versions.filter(number__in=visible)}
     for n in (from_version, to_version):
         if n not in versions:
             raise DeckVersion.DoesNotExist(f"deck has no version {n} (latest is {deck.version})")

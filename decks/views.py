@@ -39,9 +39,12 @@ from .services import (
     DeckConflict,
     DeckInputError,
     DeckPermissionDenied,
+    DeckQuotaExceeded,
+    DeckRateLimited,
     deck_create,
     deck_delete,
     deck_fork,
+    deck_legality_store,
     deck_restore,
     deck_update,
     share_link_create,
@@ -147,14 +150,12 @@ def _int(raw: str | None, default: int, lo: int, hi: int) -> int:
 
 # -- list / create -------------------------------------------------------------------------------
 def _with_validity(decks: list[Deck]) -> list[Deck]:
-    """Mark each deck ``legal`` / ``problems`` with one catalog query per game present."""
-    by_game: dict[str, set[str]] = {}
+    """Each deck's ``legal`` / ``problems`` as stored when it was saved (issue 19: validating every
+    listed deck let one account's huge decks slow the public list for everyone); a deck saved before
+    legality was stored is checked once here and stored (``deck_legality_store``)."""
     for d in decks:
-        by_game.setdefault(d.game, set()).update(c for z in (d.zones or {}).values() for c in z)
-    cards = {game: cards_resolve(game=game, codes=codes) for game, codes in by_game.items()}
-    for d in decks:
-        report = validate_deck(d.game, d.zones or {}, cards[d.game])
-        d.legal, d.problems = report["valid"], len(report["errors"])
+        if d.legal is None:
+            deck_legality_store(deck=d)
     return decks
 
 
@@ -182,6 +183,12 @@ def deck_create_view(request: HttpRequest) -> HttpResponse:
                                note="created" if d["format"] == "deck text" else f"imported ({d['format']})")
         except DeckInputError as exc:
             form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
+        except (DeckQuotaExceeded, DeckRateLimited) as exc:  # decks per account, creations per hour
+            form.add_error(None, exc.message)
+            response = render(request, "decks/deck_form.html", {"form": form, "creating": True}, status=exc.status)
+            for header, value in exc.headers.items():
+                response[header] = value
+            return response
         else:
             messages.success(request, _("Deck created."))
             return redirect("deck-detail", pk=deck.pk)
@@ -221,7 +228,7 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 deck = deck_update(deck=deck, user=request.user, base_version=d["base_version"], name=d["name"],
                                    description=d["description"], visibility=d["visibility"], zones=d["zones"],
-                                   note=d.get("note", ""))
+                                   note=d.get("note", ""), publish_history=bool(d.get("publish_history")))
             except DeckConflict as exc:
                 conflict = exc
                 data = request.POST.copy()
@@ -247,8 +254,9 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _deck_or_404(request, pk)
     versions = list(deck_version_list(deck=deck))
-    a = _int(request.GET.get("from"), max(1, deck.version - 1), 1, deck.version)
-    b = _int(request.GET.get("to"), deck.version, 1, deck.version)
+    first = getattr(deck, "visible_from", 1)  # a public deck's versions from when it was made public
+    a = _int(request.GET.get("from"), max(first, deck.version - 1), first, deck.version)
+    b = _int(request.GET.get("to"), deck.version, first, deck.version)
     diff = None
     try:
         diff = deck_diff(deck=deck, from_version=a, to_version=b)
@@ -291,7 +299,11 @@ def deck_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deck_fork_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _deck_or_404(request, pk)
-    fork = deck_fork(deck=deck, user=request.user)
+    try:
+        fork = deck_fork(deck=deck, user=request.user)
+    except (DeckQuotaExceeded, DeckRateLimited) as exc:
+        messages.error(request, exc.message)
+        return redirect("deck-detail", pk=deck.pk)
     messages.success(request, _("Forked “%(name)s” into your decks.") % {"name": deck.name})
     return redirect("deck-detail", pk=fork.pk)
 
@@ -306,6 +318,9 @@ def deck_shared_fork_view(request: HttpRequest, slug: str) -> HttpResponse:
         fork = deck_fork(deck=deck, user=request.user, version=deck.shared_version, via_link=True)
     except (DeckInputError, DeckPermissionDenied) as exc:
         raise Http404(exc.message) from None
+    except (DeckQuotaExceeded, DeckRateLimited) as exc:
+        messages.error(request, exc.message)
+        return redirect("deck-shared", slug=slug)
     messages.success(request, _("Forked “%(name)s” into your decks.") % {"name": deck.name})
     return redirect("deck-detail", pk=fork.pk)
 

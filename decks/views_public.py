@@ -18,10 +18,10 @@ from catalog.selectors import (
     card_series_codes,
 )
 from rules import games as g
-from rules.construction import validate_deck
 from rules.registry import get_spec
 
 from .selectors import cards_resolve, deck_card_counts, public_deck_list
+from .services import deck_legality_store
 
 PUBLIC_PAGE_SIZE = 25
 
@@ -54,8 +54,8 @@ def _describe(decks: list[Any]) -> None:
     records = {game: cards_resolve(game=game, codes=codes) for game, codes in by_game.items()}
     for d in decks:
         cards = records.get(d.game, {})
-        report = validate_deck(d.game, d.zones or {}, cards)
-        d.legal, d.problems = report["valid"], len(report["errors"])
+        if d.legal is None:  # saved before legality was stored: checked once, then kept (issue 19)
+            deck_legality_store(deck=d)
         d.cards = d.card_count("main")
         spec = get_spec(d.game)
         series: Counter = Counter()

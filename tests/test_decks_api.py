@@ -279,9 +279,11 @@ def test_share_link_pins_version(cards, alice, bob):
     link = r.json()
     assert len(link["slug"]) >= 16 and link["version"] == 1
     assert Deck.objects.get(pk=deck["id"]).visibility == "unlisted"
-    c.patch(f"/api/v1/decks/{deck['id']}/", {"zones": {"main": {"WST/W01-001": 4}}, "base_version": 1}, format="json")
+    assert r["ETag"] == f'"deck-{deck["id"]}-v2"'  # the new link is a new version (issue 19)
+    c.patch(f"/api/v1/decks/{deck['id']}/", {"zones": {"main": {"WST/W01-001": 4}}, "base_version": 2}, format="json")
     shared = client_for(bob).get(f"/api/v1/shared/{link['slug']}/").json()
-    assert shared["shown_version"] == 1 and shared["zones"] == legal_deck(g.WS) and shared["version"] == 2
+    # the pinned version and nothing newer: not even the latest version's number (issue 19)
+    assert shared["shown_version"] == 1 and shared["zones"] == legal_deck(g.WS) and shared["version"] == 1
     assert shared["validation"]["valid"] is True
     # bob forks the pinned version
     fork = client_for(bob).post(f"/api/v1/shared/{link['slug']}/fork/", {}, format="json").json()

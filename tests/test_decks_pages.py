@@ -200,15 +200,19 @@ def test_share_link_page_and_pinned_version(cards, alice, bob):
     assert "now unlisted" in r.content.decode()
     link = ShareLink.objects.get()
     assert link.version == 1
-    deck_update(deck=deck, user=alice, base_version=1, zones={"main": {"WST/W01-001": 4}})
+    # the new link was saved as version 2; an edit based on version 1 would now conflict (issue 19)
+    deck_update(deck=deck, user=alice, base_version=2, zones={"main": {"WST/W01-001": 4}},
+                description="the newer plan")
     html = Client().get(f"/d/{link.slug}/").content.decode()
-    assert "pinned by the link; latest is 2" in html and "Legal Weiß Schwarz deck" in html
+    # the link shows version 1 and nothing newer (issue 19): no "latest is 3", no newer description
+    assert "latest is" not in html and "the newer plan" not in html and "Legal Weiß Schwarz deck" in html
+    assert "pinned by the link; latest is 3" in c.get(f"/d/{link.slug}/").content.decode()  # the owner knows
     assert f"/playtests/new/?share={link.slug}" in html
     # exports through the link give the pinned version, whatever ?version says
     text = Client().get(f"/d/{link.slug}/export.txt?version=2").content.decode()
     assert "version 1" in text.splitlines()[0] and "4 WST/W01-C1" in text
     assert Client().get(f"/d/{link.slug}/export.json").json()["version"] == 1
-    assert Client().get(f"/d/{deck.slug}/export.json").json()["version"] == 2
+    assert Client().get(f"/d/{deck.slug}/export.json").json()["version"] == 3
     r = logged_in(bob).post(f"/d/{link.slug}/fork/")
     fork = Deck.objects.get(owner=bob)
     assert r.status_code == 302 and fork.forked_from_id == deck.pk and fork.forked_from_version == 1

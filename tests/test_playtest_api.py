@@ -137,7 +137,11 @@ def test_create_from_shared_link_pins_version(client, toy_engine, toy_cards, inl
     job = PlaytestJob.objects.get(pk=r.json()["id"])
     assert job.source == "share" and job.deck_version == 1 and job.deck_counts() == toy_zones() and job.owner is None
     r = post(client, {"share": deck.slug, "games": 12}, django_capture_on_commit_callbacks)
-    assert r.status_code == 202 and PlaytestJob.objects.get(pk=r.json()["id"]).deck_version == 2
+    # the latest version: 3 (the share link was saved as version 2, issue 19)
+    assert r.status_code == 202 and PlaytestJob.objects.get(pk=r.json()["id"]).deck_version == 3
+    # a link shows one version: another one cannot be played through it (issue 19)
+    r = post(client, {"share": deck.slug, "version": 1, "games": 12}, django_capture_on_commit_callbacks)
+    assert r.status_code == 400 and r.json()["error"]["fields"]["version"], r.content
     r = post(client, {"share": "no-such-link", "games": 12}, django_capture_on_commit_callbacks)
     assert r.status_code == 404 and "no-such-link" in str(r.json())
 

@@ -150,7 +150,8 @@ def test_share_slugs_are_random_long_and_not_derived_from_ids(people, decks):
     priv = ShareLink.objects.filter(deck=decks["private"]).first()
     unl = ShareLink.objects.filter(deck=decks["unlisted"]).first()
     assert api().get(f"/api/v1/shared/{priv.slug}/").status_code == 200
-    deck_update(deck=Deck.objects.get(pk=decks["private"].pk), user=alice, base_version=2, visibility="private")
+    made_private = Deck.objects.get(pk=decks["private"].pk)  # each new link was a new version (issue 19)
+    deck_update(deck=made_private, user=alice, base_version=made_private.version, visibility="private")
     assert api().get(f"/api/v1/shared/{priv.slug}/").status_code == 404
     assert api().get(f"/api/v1/shared/{decks['private'].slug}/").status_code == 404
     assert Client().get(f"/d/{priv.slug}/").status_code == 404

@@ -73,6 +73,9 @@ class DeckWriteSerializer(CardsInputMixin):
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     base_version = serializers.IntegerField(min_value=1, required=False)
     note = StrictCharField(max_length=200, required=False, allow_blank=True)
+    publish_history = serializers.BooleanField(
+        required=False, help_text="with visibility public: let others see the versions saved before it was "
+                                  "made public too (by default they see the versions from then on)")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         zones, _ = self.cards_from(attrs, strict_text=True)

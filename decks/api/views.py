@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import transaction
 from django.http import Http404
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.errors import AppError
 from config.params import PAGE_PARAMETERS, StrictPageNumberPagination, bool_param, reject_empty
 from config.parsers import StrictJSONParser
 from rules import games as g
@@ -57,7 +58,30 @@ from .serializers import (
     VersionRefSerializer,
 )
 
-_ETAG = re.compile(r'^(?:W/)?"?(?:deck-\d+-)?v?(\d{1,9})"?$')
+_ETAG = re.compile(r'^(?:W/)?"?(?:deck-(\d{1,18})-)?v?(\d{1,9})"?$')
+
+
+class DeckEtagMismatch(AppError):
+    """An ``If-Match`` ETag of another deck (code ``precondition_failed``, 412; the answer carries
+    this deck's ``ETag``): ``"deck-7-v3"`` sent to deck 8 is not "version 3 of deck 8"."""
+
+    code = "precondition_failed"
+    status = 412
+    default_message = gettext_lazy("the ETag %(etag)s is of deck %(other)s, not of deck %(id)s; "
+                                   "send this deck's ETag (%(current)s)")
+
+
+def _if_match_version(if_match: str, deck: Deck) -> int:
+    """The version an ``If-Match`` header names; a 400 when it cannot be read, a 412 when it names
+    another deck (issue 19: the deck id in the ETag used to be ignored)."""
+    m = _ETAG.match(if_match.strip())
+    if not m:
+        raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
+    if m.group(1) is not None and int(m.group(1)) != deck.pk:
+        raise DeckEtagMismatch(params={"etag": if_match.strip(), "other": int(m.group(1)), "id": deck.pk,
+                                       "current": deck.etag, "current_version": deck.version},
+                               headers={"ETag": deck.etag})
+    return int(m.group(2))
 
 
 class PlainTextRenderer(BaseRenderer):
@@ -216,10 +240,7 @@ class DeckDetailView(DeckObjectMixin, APIView):
         base: int | None = None
         precondition = "body"
         if if_match is not None and if_match.strip() != "*":
-            m = _ETAG.match(if_match.strip())
-            if not m:
-                raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
-            base, precondition = int(m.group(1)), "header"
+            base, precondition = _if_match_version(if_match, deck), "header"
             if "base_version" in d and d["base_version"] != base:
                 raise ValidationError({"base_version": [gettext("differs from the If-Match header; send one of them")]})
         elif "base_version" in d:
@@ -231,7 +252,8 @@ class DeckDetailView(DeckObjectMixin, APIView):
         try:
             deck = deck_update(deck=deck, user=request.user, base_version=base, name=d.get("name"),
                                description=d.get("description"), visibility=d.get("visibility"),
-                               zones=d["parsed_zones"], note=d.get("note", ""))
+                               zones=d["parsed_zones"], note=d.get("note", ""),
+                               publish_history=bool(d.get("publish_history")))
         except DeckConflict as exc:  # 409, or 412 when the base came from If-Match
             if precondition == "header":
                 exc.precondition_failed()
@@ -278,10 +300,7 @@ class DeckVersionRestoreView(DeckObjectMixin, APIView):
         base = request.data.get("base_version") if hasattr(request.data, "get") else None
         if_match = request.headers.get("If-Match")
         if if_match:
-            m = _ETAG.match(if_match.strip())
-            if not m:
-                raise ValidationError({"If-Match": [gettext("cannot read %(value)s; send the ETag of GET (e.g. %(etag)s)") % {"value": repr(if_match), "etag": deck.etag}]})
-            base = int(m.group(1))
+            base = _if_match_version(if_match, deck)
         if base is None:
             raise DeckVersionRequired(gettext("send base_version or If-Match"), params={"current_version": deck.version})
         if isinstance(base, bool) or not str(base).isdigit():
@@ -360,7 +379,9 @@ class DeckShareView(DeckObjectMixin, APIView):
         s = VersionRefSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         link = share_link_create(deck=deck, user=request.user, version=s.validated_data.get("version"))
-        return Response(ShareLinkSerializer(link, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        # a new link is a new version of the deck (the ETag moves on: an edit based on the old one conflicts)
+        return _with_etag(Response(ShareLinkSerializer(link, context={"request": request}).data,
+                                   status=status.HTTP_201_CREATED), deck)
 
 
 class DeckExportView(DeckObjectMixin, APIView):
@@ -409,6 +430,8 @@ class SharedDeckView(APIView):
         if deck is None:
             raise NotFound(gettext("no deck behind this link"))
         pinned = deck.shared_version
+        # Others get the deck as the link shows it (deck_get_by_slug: a pinned link's version, its
+        # description and counts, the link's own address); the owner sees the pinned cards on the latest.
         data = _detail(deck, request)
         if pinned is not None and pinned != deck.version:
             snap = deck_snapshot(deck=deck, version=pinned)
