@@ -322,6 +322,8 @@ def _recover(args, pred, ctx):
     if obj is None or _is_zone(obj, "deck"):
         return [_e("recover", player=_zone_owner(obj) if obj else "self", count=_count(args, 1),
                    random=_manner(args, "random"))]
+    if isinstance(obj, dict) and obj.get("type") == "card":
+        return [_e("recover", target=obj)]
     raise NotUnderstood("", "recover what")
 
 

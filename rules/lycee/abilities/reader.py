@@ -510,6 +510,8 @@ class Reader(Transformer):
             return _card(ref="item_owner", what="player")
         if head == "それら":
             return _card(ref="those")
+        if head == "破棄キャラ":  # [エンゲージ:[破棄キャラを回復し…]]: the character the engage destroyed
+            return _card(ref="destroyed", what="character")
         if head == "このキャラクター":
             return _card(ref="this", what="character")
         ref = {"この": "this", "その": "that", "対象の": "target", "対戦": "battle_opponent", "これら": "those"}[head]

@@ -42,7 +42,7 @@ EFFECT_KINDS: tuple[tuple[str, str], ...] = (
     ("stat_set", "set a stat to a value: params target, stat, value"),
     ("draw", "draw cards: params count, player (self unless 'opponent' / 'holder')"),
     ("mill", "put the top cards of a deck into the dust box: params player, count"),
-    ("recover", "deck recovery (デッキを回復): params player, count (dust box → deck)"),
+    ("recover", "deck recovery (デッキを回復): params player, count (dust box → deck), or target (a card recovered)"),
     ("discard", "discard cards from a hand: params player, count, to (default the dust box)"),
     ("destroy", "put the target card(s) into the dust box (破棄): params target"),
     ("exile", "remove the target card(s) from the game (除外): params target"),
