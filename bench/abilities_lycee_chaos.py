@@ -55,7 +55,7 @@ def lycee(data: Path, top: int) -> dict:
     per_kind: dict[str, list[int]] = {}
     unrecognised: Counter[str] = Counter()
     examples: dict[str, str] = {}
-    cards_with_text = cards_full = 0
+    cards_with_text = cards_full = options_missing = 0
     for card, abilities in zip(cards, results, strict=True):
         if abilities:
             cards_with_text += 1
@@ -69,6 +69,8 @@ def lycee(data: Path, top: int) -> dict:
                 compiled += 1
                 row[0] += 1
             else:
+                if "以下から" in (a.unrecognised or ""):
+                    options_missing += 1
                 shape = _shape(a.unrecognised or "")
                 unrecognised[shape] += 1
                 examples.setdefault(shape, card["cardNo"])
@@ -80,6 +82,7 @@ def lycee(data: Path, top: int) -> dict:
     return {
         "game": "lycee", "data": str(path), "cards": len(cards), "cards_with_abilities": cards_with_text,
         "cards_fully_compiled": cards_full, "instances": instances, "compiled": compiled,
+        "options_missing_in_source": options_missing,
         "compiled_share": compiled / instances if instances else 1.0,
         "per_kind": {k: {"compiled": v[0], "instances": v[1]} for k, v in sorted(per_kind.items())},
         "restrictions": len(restrictions), "restrictions_parsed": restrictions_ok,
@@ -128,6 +131,7 @@ def main() -> int:
     print(f"  cards                     {ly['cards']:,} ({ly['cards_with_abilities']:,} with abilities)")
     print(f"  ability instances compiled {pct(ly['compiled'], ly['instances'])}  (target ≥ {TARGET_LYCEE_INSTANCES:.0%})")
     print(f"  cards fully compiled      {pct(ly['cards_fully_compiled'], ly['cards_with_abilities'])}")
+    print(f"  options lost by the source {ly['options_missing_in_source']} abilities (以下から…選び処理する, no ・ lines)")
     print(f"  restrictions parsed       {pct(ly['restrictions_parsed'], ly['restrictions'])}")
     print(f"  bracket repairs           {len(ly['repaired_brackets'])} cards: {', '.join(sorted(ly['repaired_brackets']))}")
     sp = ly["speed"]
