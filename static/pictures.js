@@ -32,7 +32,14 @@
   document.addEventListener("DOMContentLoaded", function () { sweep(); });
 
   // -- previews ---------------------------------------------------------------------------------
-  var box = null, owner = null, cache = {}, hideTimer = null, pinned = false;
+  var box = null, owner = null, cache = {}, hideTimer = null, pinned = false, quiet = false;
+
+  // Give the focus back to the link that opened the preview without opening it again.
+  function refocus(el) {
+    quiet = true;
+    el.focus();
+    quiet = false;
+  }
 
   function ensureBox() {
     if (box) return box;
@@ -71,7 +78,7 @@
       var label = box.querySelector("[data-close-label]");
       close.setAttribute("aria-label", label ? label.getAttribute("data-close-label") : "Close");
       close.textContent = "×";
-      close.addEventListener("click", function () { hide(); target.focus(); });
+      close.addEventListener("click", function () { hide(); refocus(target); });
       box.insertBefore(close, box.firstChild);
     }
     box.hidden = false;
@@ -132,6 +139,7 @@
     if (t && t === owner && !pinned && !(e.relatedTarget && t.contains(e.relatedTarget))) scheduleHide();
   });
   document.addEventListener("focusin", function (e) {
+    if (quiet) return;
     var t = previewTarget(e.target);
     if (t && !pinned) show(t, false);
     else if (!pinned && owner && !(box && box.contains(e.target))) scheduleHide();
@@ -153,7 +161,7 @@
     if (pinned && box && !box.contains(e.target)) hide();
   });
   document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && owner) { var o = owner; hide(); if (o.classList.contains("peek")) o.focus(); }
+    if (e.key === "Escape" && owner) { var o = owner; hide(); if (o.classList.contains("peek")) refocus(o); }
   });
   window.addEventListener("scroll", function () { if (!pinned && owner) hide(); }, { passive: true });
 })();
