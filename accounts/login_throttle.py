@@ -155,3 +155,34 @@ class ThrottledLoginView(auth_views.LoginView):
         username = (self.request.POST.get("username") or "")[:150]
         login_failed(self.request, username)
         return super().form_invalid(form)
+
+
+def admin_login_view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    """``/admin/login/``: Django admin's own login, counted in the same per-username and per-address
+    budgets as the site's login form (issue 19: 40 wrong passwords there, then the right one, worked).
+    Locked out: **429** with ``Retry-After`` and the password is not checked; a successful staff login
+    clears that username's failures."""
+    from django.contrib import admin
+    from django.contrib.admin.forms import AdminAuthenticationForm
+    from django.contrib.auth import REDIRECT_FIELD_NAME
+    from django.shortcuts import render
+
+    if request.method != "POST":
+        return admin.site.login(request, extra_context)
+    username = (request.POST.get("username") or "")[:150]
+    wait = login_wait(request, username)
+    if wait:
+        form = refused(AdminAuthenticationForm(request, data=request.POST), locked_message(wait))
+        context = {**admin.site.each_context(request), "title": gettext("Log in"), "subtitle": None,
+                   "app_path": request.get_full_path(), "form": form, "username": username,
+                   REDIRECT_FIELD_NAME: request.GET.get(REDIRECT_FIELD_NAME, "")}
+        response = render(request, admin.site.login_template or "admin/login.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    response = admin.site.login(request, extra_context)
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_staff:
+        login_succeeded(username)
+    else:
+        login_failed(request, username)
+    return response

@@ -6,10 +6,21 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from . import login_throttle
 from .forms import SignupForm
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    """``?next=`` when it stays on this site (a path, or this host with the request's scheme), else None:
+    ``https://evil.example/``, ``//evil.example`` and ``/\\evil.example`` were followed after sign-up."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return None
 
 
 def signup_view(request: HttpRequest) -> HttpResponse:
@@ -26,5 +37,5 @@ def signup_view(request: HttpRequest) -> HttpResponse:
         login_throttle.signup_done(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
-        return redirect(request.GET.get("next") or "deck-list")
+        return redirect(_safe_next(request) or "deck-list")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)

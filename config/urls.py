@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from accounts.login_throttle import admin_login_view
 from config.api_index import ApiIndexView
 from config.media import media_view
 
@@ -18,6 +19,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    # the admin's login, throttled like the site's (accounts/login_throttle.py), before admin.site.urls
+    path("admin/login/", admin_login_view, name="admin-login-throttled"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     re_path(r"^media/(?P<path>.+)$", media_view, name="media"),

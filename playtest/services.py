@@ -350,10 +350,11 @@ def playtest_enqueue(*, job_id: int) -> None:
         try:
             group(playtest_chunk_task.si(job_id, i).set(task_id=ids[i]) for i in range(job.chunks_total)).apply_async()
         except Exception as exc:  # broker down: say so on the job instead of leaving it queued forever
-            log.exception("could not queue playtest job %s", job_id)
+            log.exception("could not queue playtest job %s", job_id)  # the details (host, port) go to the log only
             PlaytestJob.objects.filter(pk=job_id, status__in=PlaytestJob.ACTIVE).update(
                 status=Status.FAILED, finished=timezone.now(),
-                error=f"{QUEUE_DOWN}: {type(exc).__name__}: {exc}"[:2000],
+                # never the exception's text: it names the internal broker's host and port (issue 19)
+                error=f"{QUEUE_DOWN}: {type(exc).__name__}",
             )
     elif mode == "thread":
         playtest_resume_orphans()

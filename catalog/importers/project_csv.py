@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -160,6 +161,8 @@ def parse_cell(column: str, cell: str) -> Any:
         return _json(column, stripped) if stripped else []
     if column in ("cost_detail", "translations"):
         return _json(column, stripped) if stripped else {}
+    if _NEUTRALISED.match(cell):  # written by format_cell: one apostrophe was put before the value
+        return cell[1:]
     return cell
 
 
@@ -170,6 +173,14 @@ def _json(column: str, text: str) -> Any:
         raise ValueError(f"{column} is not valid JSON ({exc.msg} at position {exc.pos})") from None
 
 
+# Spreadsheet formula injection (CSV injection): a cell starting with = + - @ (or a tab or carriage
+# return) is run as a formula by Excel/LibreOffice/Sheets when the file is opened. Text cells starting
+# so, after any apostrophes, get one more apostrophe in front (the spreadsheet convention for "text");
+# parse_cell removes exactly one, so the round trip stays lossless ('=x' -> "''=x" -> '=x').
+_DANGEROUS = re.compile(r"^'*[=+\-@\t\r]")
+_NEUTRALISED = re.compile(r"^'+[=+\-@\t\r]")
+
+
 def format_cell(column: str, value: Any) -> str:
     if value is None:
         return ""
@@ -177,7 +188,10 @@ def format_cell(column: str, value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (list, dict)):
         return json.dumps(canonical(value), ensure_ascii=False) if value else ""
-    return str(value)
+    text = str(value)
+    if isinstance(value, str) and _DANGEROUS.match(text):
+        return "'" + text
+    return text
 
 
 register(ProjectCsv())
