@@ -206,6 +206,7 @@ def test_finder_codes_names_and_typos(cards):
     assert [c.code for c in ta.cards] == ["WST/W01-010", "WST/W01-011"] and ta.total == 2
     ta = typeahead(game="ws", q="wst/w01-001")
     assert ta.exact.code == "WST/W01-001" and ta.top.code == "WST/W01-001"
+    assert typeahead(game="ws", q="wst-w01-001").top.code == "WST/W01-001"  # '-' for '/', any case
     ta = typeahead(game="ws", q="Finale")
     assert [c.code for c in ta.cards] == ["WST/W01-C1", "WST/W01-C2", "WST/W01-C3"]
     ta = typeahead(game="ws", q="Fnale")  # a typo: close names are offered, Enter adds nothing
