@@ -111,6 +111,17 @@ def draft_get(*, deck: Deck, user: Any) -> DraftResult:
     return DraftResult(draft=draft, deck=current, rebased=rebased)
 
 
+def draft_unsaved(*, deck: Deck) -> bool:
+    """Whether the builder holds changes to ``deck`` not saved as a version (one or two small queries)."""
+    draft = DeckDraft.objects.filter(deck=deck).only("zones", "base_version").first()
+    if draft is None:
+        return False
+    if draft.base_version == deck.version:
+        return zones_clean_copy(draft.zones) != zones_clean_copy(deck.zones)
+    base = deck.versions.filter(number=draft.base_version).only("zones").first()
+    return base is not None and bool(zones_diff(base.zones, draft.zones))
+
+
 def draft_pending(draft: DeckDraft) -> dict[str, dict]:
     """The copy's unsaved changes against the version it is based on (``zones_diff`` shape)."""
     return zones_diff(draft.deck.zones or {}, draft.zones or {}) if draft.base_version == draft.deck.version else {}

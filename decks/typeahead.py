@@ -25,6 +25,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from catalog.selectors import QueryError, card_codes_resolve, card_get, card_search, card_suggest
+from config.errors import AppError
 
 PER_PAGE = 20
 MAX_PAGE = 500
@@ -123,6 +124,14 @@ def typeahead(*, game: str, q: str, page: int = 1, per_page: int = PER_PAGE) -> 
     out = Typeahead(q=q, query=query, count=count, page=page, per_page=per_page)
     if not query:
         return out
+    try:
+        return _find(out, game, query, page, per_page)
+    except AppError as exc:  # any refusal of the search (e.g. one stopped for taking too long)
+        out.cards, out.exact, out.error = [], None, str(exc.message)
+        return out
+
+
+def _find(out: Typeahead, game: str, query: str, page: int, per_page: int) -> Typeahead:
     if looks_like_code(query):
         out.is_code = True
         code = code_lookup(game=game, text=query)
@@ -152,6 +161,9 @@ def typeahead(*, game: str, q: str, page: int = 1, per_page: int = PER_PAGE) -> 
         out.error = f"{exc.message} ({where})" if where else exc.message
         return out
     if not out.cards and page == 1:
-        out.suggestions = (code_suggestions(game=game, text=query) if out.is_code
-                           else card_suggest(q=query, game=game))
+        try:
+            out.suggestions = (code_suggestions(game=game, text=query) if out.is_code
+                               else card_suggest(q=query, game=game))
+        except AppError:  # no suggestions rather than no answer
+            out.suggestions = []
     return out

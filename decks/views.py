@@ -20,6 +20,7 @@ from rules import games as g
 from rules.cards import CardRecord
 from rules.construction import validate_deck
 
+from .drafts import draft_unsaved
 from .forms import DeckForm, ShareForm
 from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
@@ -200,7 +201,8 @@ def deck_create_view(request: HttpRequest) -> HttpResponse:
 def deck_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _deck_or_404(request, pk)
     ctx = deck_view_context(request, deck, deck.zones or {})
-    ctx.update({"shown_version": deck.version, "share_links": deck.share_links.all() if ctx["can_edit"] else []})
+    ctx.update({"shown_version": deck.version, "share_links": deck.share_links.all() if ctx["can_edit"] else [],
+                "unsaved_draft": ctx["can_edit"] and draft_unsaved(deck=deck)})
     return render(request, "decks/deck_detail.html", ctx)
 
 

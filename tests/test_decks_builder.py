@@ -340,3 +340,16 @@ def test_odds_picker_is_checkboxes(cards, alice):
     assert odds.count('type="checkbox" name="odds"') == len(legal_deck(g.WS)["main"]) + odds.count('value="type:') + odds.count(
         'value="color:') + odds.count('value="trigger:')
     assert "(12 in 50 cards)" in odds  # 4 copies of Idol 1 or any of the 8 climaxes
+
+
+def test_deck_page_says_when_the_builder_holds_unsaved_changes(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="Idols", zones=legal_deck(g.WS), visibility="public")
+    c = logged_in(alice)
+    assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
+    c.get(f"/decks/{deck.pk}/build/")  # opening the builder changes nothing
+    assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
+    c.post(f"/decks/{deck.pk}/build/", {"op": "add", "code": "WST/W01-C3", "count": 1, "zone": "main"})
+    assert 'id="unsaved-draft"' in c.get(f"/decks/{deck.pk}/").content.decode()
+    assert 'id="unsaved-draft"' not in Client().get(f"/decks/{deck.pk}/").content.decode()  # only the owner sees it
+    c.post(f"/decks/{deck.pk}/build/save/", {})
+    assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
