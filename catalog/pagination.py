@@ -34,11 +34,16 @@ class CappedPage(Page):
 
 
 class CappedPaginator(Paginator):
-    """``load`` turns a sliced queryset into the page's rows (default: evaluate it)."""
+    """``load`` turns a sliced queryset into the page's rows (default: evaluate it).
 
-    def __init__(self, object_list, per_page, *args, load=list, **kwargs) -> None:
+    ``load_with_count`` (optional): ``(queryset, offset, limit, cap) -> (count up to cap, rows)`` gives
+    the count and the page in one round trip to the database (``catalog.selectors.card_rows_counted``).
+    """
+
+    def __init__(self, object_list, per_page, *args, load=list, load_with_count=None, **kwargs) -> None:
         super().__init__(object_list, per_page, *args, **kwargs)
         self.load = load
+        self.load_with_count = load_with_count
 
     @cached_property
     def count(self) -> int:
@@ -62,6 +67,18 @@ class CappedPaginator(Paginator):
         return value
 
     def page(self, number: Any) -> Page:
+        value = _as_int(number)
+        if self.load_with_count is not None and "count" not in self.__dict__ and value is not None and value >= 1:
+            bottom = (value - 1) * self.per_page
+            # one row past the page: is there a next one when the count is capped?
+            count, rows = self.load_with_count(self.object_list, bottom, self.per_page + 1, COUNT_CAP + 1)
+            self.__dict__["count"] = count
+            number = self.validate_number(value)  # a page past the last one: EmptyPage, as below
+            if not rows and number > 1:
+                raise EmptyPage("That page contains no results")
+            page = CappedPage(rows[: self.per_page], number, self)
+            page.has_more = len(rows) > self.per_page
+            return page
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         if self.count_exact:

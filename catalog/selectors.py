@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from rules.games import GAMES
 from .models import Card, CardPrinting, CardSet
 from .search import QueryError, compile_query, install_sqlite_regexp
 from .search.fields import lookup_field, lookup_order
-from .timeouts import SearchTimeout, search_deadline  # noqa: F401 - for the deck builder's search
+from .timeouts import RETRY_AFTER, SearchTimeout, search_deadline  # noqa: F401 - for the deck builder's search
 
 if TYPE_CHECKING:
     from .pictures import Picture
@@ -137,6 +138,110 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
         cursor.execute(f"SELECT row_to_json(t)::text FROM ({sql}) t", params)
         rows = cursor.fetchall()
     return orjson.loads("[" + ",".join(row[0] for row in rows) + "]")
+
+
+_ID_SELECT = re.compile(r'SELECT "catalog_card"\."id"(?: AS "id")? FROM "catalog_card"')
+# Matches up to which a page is sorted from the matches themselves; past it the order's index is walked.
+SORT_BOUND = 3000
+_PAGE_TAIL = re.compile(r"^(?P<where>(?: WHERE .*)?) ORDER BY (?P<order>.*?) LIMIT \d+(?: OFFSET \d+)?$", re.S)
+_PLACEHOLDER = re.compile(r"%[%s]")
+
+
+def _select_sql(queryset: QuerySet[Card], columns: str) -> tuple[str, tuple[Any, ...]]:
+    """``queryset`` as SQL selecting ``columns``: compiled with one column (compiling the 60 columns
+    of a card costs more than the rest of the query) and the column list put in its place."""
+    sql, params = queryset.values("id").query.sql_with_params()
+    head = _ID_SELECT.match(sql)
+    if head is None:  # pragma: no cover - DISTINCT or a join Django put first
+        raise ValueError(sql[:80])
+    return f"SELECT {columns} FROM \"catalog_card\"{sql[head.end():]}", params
+
+
+def _placeholders(sql: str) -> int:
+    return sum(1 for m in _PLACEHOLDER.finditer(sql) if m.group() == "%s")
+
+
+def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, offset: int, limit: int,
+                      cap: int) -> tuple[str, tuple[Any, ...]] | None:
+    """One statement for the count (up to ``cap``) and the page; None when ``page_sql`` is not the
+    expected ``SELECT … FROM catalog_card [WHERE …] ORDER BY … LIMIT …``.
+
+    The matches are found once, in any order, up to ``SORT_BOUND + 1`` (id and the sort columns
+    only); the count comes from them. Up to ``SORT_BOUND`` matches the page is sorted from them —
+    the planner can no longer walk the name index past thousands of rows that do not match (it
+    assumes the matches are spread evenly over the order, and a search for Japanese text finds
+    cards whose names all sort after the Latin ones). Past it the page query runs as written: the
+    matches are dense, and walking the order's index stops after one page. The branch not taken is
+    never executed (a one-time filter on the count)."""
+    prefix = f'SELECT {columns} FROM "catalog_card"'
+    tail = _PAGE_TAIL.match(page_sql[len(prefix):]) if page_sql.startswith(prefix) else None
+    if tail is None:
+        return None
+    where, order = tail.group("where"), tail.group("order")
+    n_where = _placeholders(where)
+    if n_where + _placeholders(order) != len(params):
+        return None
+    where_params, order_params = params[:n_where], params[n_where:]
+    sort_columns = ", ".join(f'"catalog_card"."{c}"' for c in dict.fromkeys(re.findall(r'"catalog_card"\."(\w+)"', order))
+                             if c != "id")
+    sql = (
+        f'WITH m AS MATERIALIZED (SELECT "catalog_card"."id"{", " + sort_columns if sort_columns else ""} '
+        f'FROM "catalog_card"{where} LIMIT {SORT_BOUND + 1}), '
+        "n AS (SELECT COUNT(*) AS n FROM m) "
+        "SELECT LEAST(n, %s)::int, NULL::text FROM n "
+        "UNION ALL (SELECT NULL, row_to_json(t)::text FROM ("
+        f'{prefix} WHERE "catalog_card"."id" IN (SELECT "catalog_card"."id" FROM m AS "catalog_card" '
+        f"ORDER BY {order} LIMIT {limit} OFFSET {offset}) ORDER BY {order}"
+        f") t WHERE (SELECT n FROM n) <= {SORT_BOUND}) "
+        f"UNION ALL (SELECT NULL, row_to_json(t)::text FROM ({page_sql}) t WHERE (SELECT n FROM n) > {SORT_BOUND})"
+    )
+    return sql, (*where_params, cap, *order_params, *order_params, *params)
+
+
+def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int, cap: int,
+                      timeout: float) -> tuple[int, list[dict[str, Any]]]:
+    """PostgreSQL: the number of matches (counted up to ``cap``) and rows ``offset..offset+limit`` as
+    dicts of ``fields``, in ONE round trip: the statement timeout and one statement for the count
+    and the page (``_counted_page_sql``). Outside a transaction the timeout is ``SET LOCAL`` to the
+    implicit transaction of that multi-statement query; inside one (tests, atomic views) a
+    savepoint, and the previous timeout is put back by the same query. A statement running past
+    ``timeout`` seconds raises ``SearchTimeout`` (503, catalog/timeouts.py)."""
+    from django.db import OperationalError, transaction
+
+    from config.dbtimeout import is_timeout
+
+    qn = connection.ops.quote_name
+    columns = ", ".join(f'"catalog_card".{qn(f)}' for f in fields)
+    try:
+        page_sql, page_params = _select_sql(queryset[offset: offset + limit], columns)
+        counted = _counted_page_sql(page_sql, page_params, columns, offset=offset, limit=limit, cap=cap)
+        if counted is None:  # pragma: no cover - an unexpected shape: the count, then the page
+            count_sql, count_params = _select_sql(queryset.order_by()[:cap], "1")
+            counted = (f"SELECT COUNT(*), NULL::text FROM ({count_sql}) c UNION ALL "
+                       f"(SELECT NULL, row_to_json(t)::text FROM ({page_sql}) t)", (*count_params, *page_params))
+    except EmptyResultSet:
+        return 0, []
+    body, body_params = counted
+    limit_ms = f"{max(1, int(timeout * 1000))}ms"
+    nested = connection.in_atomic_block
+    if nested:
+        sql = ("SELECT set_config('tcgdb.outer_statement_timeout', current_setting('statement_timeout'), true), "
+               f"set_config('statement_timeout', %s, true); {body}; "
+               "SELECT set_config('statement_timeout', current_setting('tcgdb.outer_statement_timeout'), true)")
+    else:
+        sql = f"SELECT set_config('statement_timeout', %s, true); {body}"
+    try:
+        with transaction.atomic() if nested else nullcontext(), connection.cursor() as cursor:
+            cursor.execute(sql, (limit_ms, *body_params))
+            cursor.nextset()
+            result = cursor.fetchall()
+    except OperationalError as exc:
+        if is_timeout(exc):
+            raise SearchTimeout(params={"seconds": f"{timeout:g}"},
+                                headers={"Retry-After": str(RETRY_AFTER)}) from None
+        raise
+    count = result[0][0]
+    return count, orjson.loads("[" + ",".join(row[1] for row in result[1:]) + "]")
 
 
 # -- cards of a deck (read by decks and playtest) ---------------------------------------------------
@@ -514,11 +619,12 @@ def card_series_codes(*, game: str, series: str) -> list[str]:
 
 
 def card_names_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """``{code: {"name", "code", "game", "set_code", "work"}}`` for card and printing codes (two queries at most)."""
+    """``{code: {"name", "code", "game", "card_type", "level", "set_code", "work"}}`` for card and printing
+    codes (two light queries at most: no card records built, for lists of many decks)."""
     wanted = {c for c in codes if c}
     if not wanted:
         return {}
-    fields = ("code", "name", "game", "set_code", "work")
+    fields = ("code", "name", "game", "card_type", "level", "set_code", "work")
     out = {row["code"]: row for row in Card.objects.filter(game=game, code__in=wanted).values(*fields)}
     rest = wanted - set(out)
     if rest:

@@ -312,3 +312,44 @@ def test_codes_typed_any_way_resolve_for_the_deck_tools(cards):
     make_card(game="ws", code="XXW01-001", name="Two", card_type="event", level=0, cost=0, colors=["red"])
     assert card_codes_resolve(game="ws", codes=["xxw01001"]) == {}  # two cards fold alike: not a guess
     assert card_codes_resolve(game="pc", codes=["ab-w11-002"]) == {}  # another game's code
+
+
+@pytest.mark.postgres
+def test_postgres_two_character_words_use_the_bigram_index(cards):
+    from django.db import connection, transaction
+
+    for q, index in [("结弦", "card_name_folded_bigram_idx"), ("o:应援", "card_text_folded_bigram_idx")]:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            sql, params = card_search(q=q).order_by().values("id").query.sql_with_params()
+            cursor.execute("EXPLAIN " + sql, params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert index in plan, (q, plan)
+    # exactly the substring match
+    for q, column, value in [("结弦", "name_folded", "结弦"), ("o:应援", "text_folded", "应援"), ("o:a1", "text_folded", "a1")]:
+        assert codes(q) == set(Card.objects.filter(**{f"{column}__contains": value}).values_list("code", flat=True))
+
+
+@pytest.mark.postgres
+def test_postgres_api_page_and_count_in_one_statement(cards, client):
+    """One round trip per search (count, page and the statement timeout), and the page is the one
+    the query's order gives — also when the few matches all sort after thousands of other names
+    (the page is sorted from the matches instead of walking the name index)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from catalog.api.serializers import CARD_API_FIELDS
+    from catalog.selectors import card_rows_counted
+
+    Card.objects.bulk_create([Card(game="pc", code=f"ZZ-{i:04d}", name=f"Aardvark {i:04d}", card_type="event",
+                                   colors=["red"], cost=1) for i in range(1500)])
+    for q in ["《音楽》", "结弦", "c:red", "", "o:あなた", "ab/w11", "game:pc order:cost dir:desc"]:
+        qs = card_search(q=q)
+        for offset in (0, 10, 1000):
+            n, rows = card_rows_counted(qs, CARD_API_FIELDS, offset=offset, limit=11, cap=1001, timeout=5)
+            assert [r["code"] for r in rows] == list(qs.values_list("code", flat=True)[offset:offset + 11]), (q, offset)
+            assert n == qs.order_by()[:1001].count(), q
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.get("/api/v1/cards/", {"q": "game:pc", "page_size": 5})
+    assert r.status_code == 200 and r.json()["count"] == 1001 and r.json()["count_exact"] is False
+    assert len(ctx.captured_queries) == 1, [q["sql"][:80] for q in ctx.captured_queries]

@@ -145,11 +145,12 @@ def test_postgres_serves_search_from_indexes(cards):
         names = {row[0] for row in cursor.fetchall()}
         assert {"card_name_trgm_idx", "card_altnames_trgm_idx", "card_text_trgm_idx", "card_text_re_trgm_idx",
                 "card_name_order_idx", "card_upper_set_idx", "card_upper_code_idx", "facet_value_card_idx",
-                "card_name_folded_trgm_idx", "card_text_folded_trgm_idx"} <= names
+                "card_name_folded_trgm_idx", "card_text_folded_trgm_idx", "card_code_folded_idx",
+                "card_name_folded_bigram_idx", "card_text_folded_bigram_idx"} <= names
         cursor.execute("SET LOCAL enable_seqscan = off")
         for q, index in [("n:reika", "card_name_folded_trgm_idx"), ("o:draw", "card_text_folded_trgm_idx"),
                          ("o:/dr.w/", "card_text_re_trgm_idx"), ("set:tst/w01", "card_upper_set_idx"),
-                         ("code:TST/W01-0*", "card_upper_code_idx")]:
+                         ("code:TST/W01-0*", "card_code_folded_idx"), ("TST/W01", "card_code_folded_idx")]:
             sql, params = card_search(q=q).order_by().values("id").query.sql_with_params()
             cursor.execute("EXPLAIN " + sql, params)
             plan = "\n".join(row[0] for row in cursor.fetchall())

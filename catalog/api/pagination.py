@@ -28,7 +28,8 @@ class CardPagination(StrictPageNumberPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         page_size = self.get_page_size(request)
-        paginator = self.django_paginator_class(queryset, page_size, load=getattr(view, "load_rows", list))
+        paginator = self.django_paginator_class(queryset, page_size, load=getattr(view, "load_rows", list),
+                                                load_with_count=getattr(view, "load_rows_with_count", None))
         number = int_param(request.query_params, self.page_query_param, low=1, high=MAX_PAGE) or 1  # else 400
         try:
             self.page = paginator.page(number)

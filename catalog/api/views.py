@@ -7,6 +7,7 @@ where in the query it is::
 """
 from __future__ import annotations
 
+from django.db import connection
 from django.http import Http404
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -17,8 +18,16 @@ from config.schema import error_response
 from rules import games as g
 
 from ..filters import CardFilterBackend, CardFilterSet
-from ..selectors import _finish_order, card_get, card_rows, card_search, card_suggest, parse_order
-from ..timeouts import search_deadline
+from ..selectors import (
+    _finish_order,
+    card_get,
+    card_rows,
+    card_rows_counted,
+    card_search,
+    card_suggest,
+    parse_order,
+)
+from ..timeouts import search_deadline, timeout_seconds
 from .pagination import CardPagination
 from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardSerializer, card_urls
 
@@ -64,22 +73,51 @@ class CardListView(generics.ListAPIView):
         """Rows of one page as dicts of the card JSON fields (see ``card_rows``)."""
         return card_rows(queryset, CARD_API_FIELDS)
 
+    @property
+    def load_rows_with_count(self):
+        """PostgreSQL: the count and the page in one round trip, under the search timeout
+        (``card_rows_counted``); elsewhere None (a count query, then the page)."""
+        if connection.vendor != "postgresql":
+            return None
+
+        def load(queryset, offset: int, limit: int, cap: int):
+            return card_rows_counted(queryset, CARD_API_FIELDS, offset=offset, limit=limit, cap=cap,
+                                     timeout=timeout_seconds())
+
+        return load
+
     def list(self, request, *args, **kwargs):
         # Every statement of the search (count, page, "did you mean") under the search timeout:
         # one running past it is stopped by the database and answered 503 (catalog/timeouts.py).
+        # On PostgreSQL the count and the page carry their own timeout in their one round trip
+        # (load_rows_with_count), so only "did you mean" needs a timeout block of its own.
+        if connection.vendor == "postgresql":
+            response = super().list(request, *args, **kwargs)
+            count = response.data.get("count")
+            if count == 0 and request.query_params.get("q"):
+                with search_deadline():
+                    response.data["suggestions"] = self.suggestions(request, count)
+            else:
+                response.data["suggestions"] = []
+            return response
         with search_deadline():
             response = super().list(request, *args, **kwargs)
-            # "Did you mean": only when nothing matched and the query has name words to compare.
-            suggestions = []
-            if response.data.get("count") == 0 and request.query_params.get("q"):
-                game = request.query_params.get("game")
-                for card in card_suggest(q=request.query_params["q"], game=game if game in g.GAMES else None):
-                    url, api_url = card_urls(card.game, card.code)
-                    suggestions.append({"game": card.game, "code": card.code, "name": card.name,
-                                        "similarity": round(float(card.similarity), 3), "url": url,
-                                        "api_url": api_url})
-        response.data["suggestions"] = suggestions
+            response.data["suggestions"] = self.suggestions(request, response.data.get("count"))
         return response
+
+    @staticmethod
+    def suggestions(request, count: int | None) -> list[dict]:
+        """"Did you mean": only when nothing matched and the query has name words to compare."""
+        q = request.query_params.get("q")
+        if count != 0 or not q:
+            return []
+        game = request.query_params.get("game")
+        out = []
+        for card in card_suggest(q=q, game=game if game in g.GAMES else None):
+            url, api_url = card_urls(card.game, card.code)
+            out.append({"game": card.game, "code": card.code, "name": card.name,
+                        "similarity": round(float(card.similarity), 3), "url": url, "api_url": api_url})
+        return out
 
 
 @extend_schema(

@@ -11,7 +11,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import BooleanField, Exists, OuterRef, Q
+from django.db.models.expressions import RawSQL
 
 from rules import games as g
 
@@ -193,7 +194,7 @@ class _Compiler:
                 raise self.error("bad_regex", "the regex is not closed: end it with '/'", vpos)
             folded = fold(value)
             # The stored folded text (catalog.textnorm.fold): width, case, kana and separators.
-            return Q(text_folded__contains=folded) if folded else Q(text__icontains=value)
+            return self.folded_contains("text_folded", folded) if folded else Q(text__icontains=value)
         if kind == CONTAINS:
             return Q(**{f"{spec.column}__icontains": value})
         if kind == EXACT:
@@ -292,7 +293,7 @@ class _Compiler:
         if folded:
             # name_folded holds the folded name and alternate names (catalog.textnorm.fold), so
             # ＡＰ＋３ finds AP+3, かな finds カナ and 「」・／〔〕 need not be typed.
-            return Q(name_folded__contains=folded)
+            return self.folded_contains("name_folded", folded)
         # Only separators typed (e.g. "・"): match them literally.
         q = Q(name__icontains=value) | Q(alt_names__icontains=value)
         escaped = json.dumps(value)[1:-1]
@@ -300,6 +301,15 @@ class _Compiler:
             # SQLite stores JSON with \\uXXXX escapes for non-ASCII characters.
             q |= Q(alt_names__icontains=escaped)
         return q
+
+    def folded_contains(self, column: str, folded: str) -> Q:
+        """``column`` (a folded column) contains ``folded``. On PostgreSQL a two-character value with a
+        non-ASCII character (``结弦``, ``経験``) has no trigram to use: the bigram index of migration
+        0011 answers it, exactly (a two-character run is in the set iff it is in the text)."""
+        if self.vendor == "postgresql" and len(folded) == 2 and not folded.isascii():
+            return Q(RawSQL(f'catalog_bigrams("catalog_card"."{column}") @> ARRAY[%s]::text[]', (folded,),
+                            output_field=BooleanField()))
+        return Q(**{f"{column}__contains": folded})
 
     def text_regex(self, t: Term) -> Q:
         validate_regex(t.value.text, t.value.pos, self.query)
