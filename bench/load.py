@@ -81,13 +81,25 @@ def prepare(db: str, cards: int) -> dict:
     return {"cards": n, "decks": decks, "texts": texts, "sample": sample}
 
 
-def start_server(db: str, workers: int, threads: int) -> subprocess.Popen:
+def start_server(db: str, workers: int, threads: int, server: str = "asgi") -> subprocess.Popen:
+    """gunicorn on 127.0.0.1:PORT: ``asgi`` is the production configuration (config/gunicorn.conf.py:
+    uvicorn workers, a connection pool per worker); ``gthread`` the earlier WSGI one (threads per worker)."""
     env = {**os.environ, "DATABASE_URL": db, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
            "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_ALLOWED_HOSTS": HOST,
            "API_THROTTLE_ANON": "100000000/minute", "API_THROTTLE_USER": "100000000/minute",
            "DATABASE_CONN_MAX_AGE": "600", "DJANGO_LOG_LEVEL": "ERROR"}
-    cmd = [str(Path(sys.executable).with_name("gunicorn")), "config.wsgi", "-b", f"{HOST}:{PORT}", "-w", str(workers),
-           "-k", "gthread", "--threads", str(threads), "--log-level", "warning", "--backlog", "512", "--keep-alive", "75"]
+    import socket
+
+    with socket.socket() as probe:  # another server there would answer for ours
+        if probe.connect_ex((HOST, PORT)) == 0:
+            raise SystemExit(f"{HOST}:{PORT} is in use; choose another --port")
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    if server == "asgi":
+        cmd = [gunicorn, "-c", "config/gunicorn.conf.py", "-b", f"{HOST}:{PORT}", "-w", str(workers),
+               "--log-level", "warning", "--keep-alive", "75"]
+    else:
+        cmd = [gunicorn, "config.wsgi", "-b", f"{HOST}:{PORT}", "-w", str(workers), "-k", "gthread",
+               "--threads", str(threads), "--log-level", "warning", "--backlog", "512", "--keep-alive", "75"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
     import httpx
 
@@ -167,6 +179,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 def main() -> None:
+    global PORT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/loadbench",
                     help="PostgreSQL database (created if missing)")
@@ -174,13 +187,18 @@ def main() -> None:
     ap.add_argument("--users", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=3)
-    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--threads", type=int, default=8, help="threads per worker (--server gthread only)")
+    ap.add_argument("--server", choices=["asgi", "gthread"], default="asgi",
+                    help="asgi: the production configuration (config/gunicorn.conf.py); gthread: the earlier one")
     ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--port", type=int, default=PORT, help=f"port on 127.0.0.1 (default {PORT}; must be free)")
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean seconds each user waits between requests (uniform 0.5x-1.5x); 0 = flat out")
     args = ap.parse_args()
+    PORT = args.port
     data = prepare(args.db, args.cards)
-    server = start_server(args.db, args.workers, args.threads)
+    load_before = os.getloadavg()
+    server = start_server(args.db, args.workers, args.threads, args.server)
     try:
         asyncio.run(run(data, min(args.users, 10), 3, 2000))  # warm-up: connections, caches
         busy0, total0 = machine_busy()
@@ -195,7 +213,8 @@ def main() -> None:
     everything = [x for v in res["lat"].values() for x in v]
     total = len(everything)
     print(f"machine: {platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"{data['cards']} cards; gunicorn {args.workers} workers x {args.threads} threads; "
+          f"{data['cards']} cards; gunicorn {args.workers} workers "
+          f"({'uvicorn, config/gunicorn.conf.py' if args.server == 'asgi' else f'gthread x {args.threads} threads'}); "
           f"{args.users} users, think time {args.think:g}s, for {res['wall']:.1f}s")
     print(f"{'kind':10} {'requests':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for kind in ("search", "card", "validate", "deck"):
@@ -208,6 +227,9 @@ def main() -> None:
     print(f"CPU: machine {100 * busy:.0f}% busy ({os.cpu_count()} cores) during the run; load generator "
           f"{1000 * client_cpu / max(total, 1):.1f} ms/request; gunicorn {1000 * server_cpu / max(total, 1):.1f} ms/request "
           f"(incl. warm-up); the rest is PostgreSQL and the system")
+    load_after = os.getloadavg()
+    print(f"load average (1/5/15 min): before {load_before[0]:.2f}/{load_before[1]:.2f}/{load_before[2]:.2f}, "
+          f"after {load_after[0]:.2f}/{load_after[1]:.2f}/{load_after[2]:.2f} (other work on the machine shows here)")
     p95 = pct(everything, 95)
     print(f"target (zero errors, p95 < 100 ms): {'met' if p95 < 100 and not res['errors'] else 'MISSED'}")
 

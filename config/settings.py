@@ -93,6 +93,13 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
+# A PostgreSQL connection pool (psycopg_pool) per server process, for the ASGI server where each request
+# runs in a thread of its own (config/gunicorn.conf.py sets DATABASE_POOL_MAX): persistent connections
+# are per thread and would be opened anew for every request.
+_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "0"))
+if _POOL_MAX and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _POOL_MAX, "timeout": 10}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web + in-process playtest threads) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
