@@ -275,3 +275,9 @@ class CardSet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}".strip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        from django.core.cache import cache
+
+        cache.delete(f"catalog:set-pairs:{self.game}")  # catalog.selectors.set_pairs_key

@@ -532,9 +532,23 @@ def _natural(text: str) -> tuple:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in re.split(r"(\d+)", text) if p)
 
 
+SET_PAIRS_SECONDS = 120  # how long the sets/series summary of a game is reused (a new import shows after that)
+
+
+def set_pairs_key(game: str) -> str:
+    return f"catalog:set-pairs:{game}"
+
+
 def _set_pairs(game: str) -> tuple[list[dict[str, Any]], dict[str, CardSet]]:
-    pairs = list(Card.objects.filter(game=game).values("set_code", "work").annotate(n=Count("id")).order_by())
-    return pairs, {s.code: s for s in CardSet.objects.filter(game=game)}
+    """Card counts per (set, work) of ``game`` and its ``CardSet`` rows: two queries, then reused for
+    ``SET_PAIRS_SECONDS`` from the cache (saving a ``CardSet`` forgets it)."""
+    from django.core.cache import cache
+
+    def compute() -> tuple[list[dict[str, Any]], dict[str, CardSet]]:
+        pairs = list(Card.objects.filter(game=game).values("set_code", "work").annotate(n=Count("id")).order_by())
+        return pairs, {s.code: s for s in CardSet.objects.filter(game=game)}
+
+    return cache.get_or_set(set_pairs_key(game), compute, SET_PAIRS_SECONDS)
 
 
 def _series_key(game: str, set_code: str, work: str, meta: Mapping[str, CardSet]) -> str:

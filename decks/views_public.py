@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from catalog.selectors import (
     card_all_codes,
     card_lookup,
+    card_names_by_codes,
     card_pictures_by_codes,
     card_series,
     card_series_codes,
@@ -44,35 +45,36 @@ def _series_codes(game: str, series: str) -> list[str]:
 
 
 def _describe(decks: list[Any]) -> None:
-    """Per listed deck: ``legal`` / ``problems``, ``cards`` (main deck count), ``series`` (the series
-    most of its cards come from) and ``cover`` (its most played card, highest level first, as
-    ``(record, picture)``), with two catalog reads per game present."""
+    """Per listed deck: ``legal`` / ``problems`` (stored at save), ``cards`` (main deck count),
+    ``series`` (the series most of its cards come from) and ``cover`` (its most played card, highest
+    level first, as ``(record, picture)``): one light catalog read of the listed decks' cards per
+    game, then the cover cards' records and pictures."""
     counts = deck_card_counts(decks=decks)
     by_game: dict[str, set[str]] = {}
     for d in decks:
         by_game.setdefault(d.game, set()).update(counts.get(d.pk, {}))
-    records = {game: cards_resolve(game=game, codes=codes) for game, codes in by_game.items()}
+    rows = {game: card_names_by_codes(game=game, codes=codes) for game, codes in by_game.items()}
+    covers: dict[str, set[str]] = {}
     for d in decks:
-        cards = records.get(d.game, {})
+        cards = rows.get(d.game, {})
         if d.legal is None:  # saved before legality was stored: checked once, then kept (issue 19)
             deck_legality_store(deck=d)
         d.cards = d.card_count("main")
         spec = get_spec(d.game)
         series: Counter = Counter()
         for code, n in counts.get(d.pk, {}).items():
-            rec = cards.get(code)
-            if rec is not None:
-                name = spec.series_of(rec.set_code, rec.work)
+            row = cards.get(code)
+            if row is not None:
+                name = spec.series_of(row["set_code"], row["work"])
                 if name:
                     series[name] += n
         d.series = [name for name, _ in series.most_common(2)]
         main = [(code, n) for code, n in (d.zones or {}).get("main", {}).items() if code in cards]
-        best = max(main, key=lambda cn: (cn[1], cards[cn[0]].level or 0, cn[0]), default=None)
+        best = max(main, key=lambda cn: (cn[1], cards[cn[0]]["level"] or 0, cn[0]), default=None)
         d.cover_code = best[0] if best else ""
-    covers: dict[str, set[str]] = {}
-    for d in decks:
         if d.cover_code:
             covers.setdefault(d.game, set()).add(d.cover_code)
+    records = {game: cards_resolve(game=game, codes=codes) for game, codes in covers.items()}
     pictures = {game: card_pictures_by_codes(game=game, codes=codes) for game, codes in covers.items()}
     for d in decks:
         rec = records.get(d.game, {}).get(d.cover_code)

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -208,6 +209,7 @@ def test_public_list_shows_only_public_decks_and_filters(client, owner, pool):
     html = html_of(client.get(reverse("deck-public"), {"card": "Idol 1"}))  # by exact name, any game
     assert "2 public decks" in html
     Card.objects.filter(game="ws").update(set_code="WST/W01")  # the series is the set code's title part
+    cache.clear()  # the sets/series summary is reused for a while (catalog.selectors.SET_PAIRS_SECONDS)
     html = html_of(client.get(reverse("deck-public"), {"game": "ws", "series": "WST"}))
     assert "2 public decks" in html and "Prism public" not in html
     html = html_of(client.get(reverse("deck-public"), {"game": "pc", "series": "Test"}))
