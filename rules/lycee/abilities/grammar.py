@@ -33,6 +33,7 @@ lead: when_clause "、"?                      -> lead_when
     | args pred timepoint "、"               -> lead_at_after
     | until "、"                             -> lead_until
     | period "、"                            -> lead_during
+    | np_period "、"                         -> lead_during
     | except_ "、"                           -> lead_except
 
 when_clause: clause_or "とき"                            -> when_one
@@ -180,6 +181,7 @@ np1: core qty?                    -> np_core
    | np1 "の" "枚数"                 -> np_size
    | np1 "の" "数"                   -> np_number
    | statref                        -> np_stat
+   | np_period                      -> np_period
    | "それ"                          -> np_it
    | "下"                           -> np_below_this
    | "下" "の" np1                  -> np_under_this
@@ -313,9 +315,6 @@ period: turn_owner "ターン" "中"           -> d_turn
       | "ゲーム中"                         -> d_game
       | "バトル中"                         -> d_battle
       | "バトル中でない"                   -> d_not_battle
-      | np1 "の" "バトル中"                 -> d_battle_of
-      | np1 "の" "攻撃中"                   -> d_attack_of
-      | np1 "の" "防御中"                   -> d_defense_of
       | "対応"                             -> d_response
       | "ターン中"                          -> d_that_turn
       | period "・" period                 -> d_list
@@ -325,6 +324,10 @@ period: turn_owner "ターン" "中"           -> d_turn
       | owner INT "ターン目"                -> d_nth_turn_of
       | owner INT "ターン目でない"          -> d_not_nth_turn_of
 except_: period "を除く"
+np_period: np1 "の" "バトル中"                -> d_battle_of
+         | np1 "の" "攻撃中"                  -> d_attack_of
+         | np1 "の" "防御中"                  -> d_defense_of
+         | np_period "、または" period        -> d_or
 
 // ------------------------------------------------------------------ notes
 limit_note: "(" limit_body ")"

@@ -224,6 +224,8 @@ class Reader(Transformer):
             value = items[0] if items else None
             if stat_role and isinstance(value, dict) and value.get("type") == "stat":
                 return (stat_role, value)
+            if role in ("to", "by", "subj") and isinstance(value, dict) and "period" in value:
+                return ("during", value)  # このキャラのバトル中に使用する
             return (role, value)
         return method
 
@@ -345,8 +347,11 @@ class Reader(Transformer):
     def np_stat(self, ref: dict[str, Any]) -> dict[str, Any]:
         return ref
 
+    def np_period(self, period: dict[str, Any]) -> dict[str, Any]:
+        return period
+
     def np_mod(self, mod: dict[str, Any], np1: dict[str, Any]) -> dict[str, Any]:
-        if np1.get("type") == "stat":  # 元のDMGが3以下の味方キャラ1体のDMG: the adjective is the card's
+        if np1.get("type") == "stat" or "period" in np1:  # 元のDMGが3以下の味方キャラ1体のDMG: the card's
             return {**np1, "of": self.np_mod(mod, np1["of"])}
         out = dict(np1)
         if "position" in mod:
@@ -791,7 +796,7 @@ class Reader(Transformer):
         return {"period": "that_turn"}
 
     def d_or(self, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-        return {"any_of": [*a.get("any_of", [a]), *b.get("any_of", [b])]}
+        return {"period": "any", "any_of": [*a.get("any_of", [a]), *b.get("any_of", [b])]}
 
     def d_list(self, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         return {"periods": [*a.get("periods", [a]), *b.get("periods", [b])]}

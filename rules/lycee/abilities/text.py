@@ -49,6 +49,7 @@ _TAG_LINE = re.compile(rf"^\[+(?:{_TAG_NAMES})\]")
 _TAG = re.compile(rf"\[({_TAG_NAMES})\]\s*")
 # A basic-ability token starts at the line start or right after another token's bracket.
 _BASIC_START = re.compile(rf"(?:^|(?<=[\]\[ ]))\[(?:{_BASIC_NAMES})(?=[:\]]|$)")
+_LONG_VOWEL_MINUS = re.compile(r"(AP|DP|SP|DMG)ー(?=\d)")  # APー1: a long-vowel mark typed for minus
 _TOKEN_DEF = re.compile(r"^※?「[^」]*」\s*AP:")
 _OPEN = "[{(「『<"
 _CLOSE = "]})」』>"
@@ -56,11 +57,13 @@ _CLOSE = "]})」』>"
 
 def normalize(text: str | None) -> str:
     """NFKC (full-width digits, signs and Latin letters become ASCII), one line ending, the data's
-    typographic variants folded: ``〜`` → ``~``, ``シールドー2`` (a long-vowel mark for minus) → ``シールド-2``."""
+    typographic variants folded: ``〜`` → ``~``, ``シールドー2`` / ``APー2`` (a long-vowel mark typed
+    for minus) → ``シールド-2`` / ``AP-2``."""
     if not text:
         return ""
     out = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
     out = out.replace("〜", "~").replace("シールドー", "シールド-")
+    out = _LONG_VOWEL_MINUS.sub(r"\1-", out)
     return "\n".join(line.strip() for line in out.split("\n"))
 
 
