@@ -194,10 +194,11 @@ def deck_size(deck: DeckState) -> Problems:
 
 
 def copies(deck: DeckState) -> Problems:
-    """At most the copy limit of each identity, counted over every physical zone."""
+    """At most the copy limit of each identity, counted over every physical zone (the game's
+    ``copy_zones`` when it names them: Phantasmagoria counts the main deck only)."""
     spec = deck.spec
     groups: dict[str, dict[str, int]] = defaultdict(dict)
-    for zone in CARD_ZONES:
+    for zone in spec.copy_zones or CARD_ZONES:
         for code, n in deck.counted(zone).items():
             ident = spec.identity(deck.own[code])
             groups[ident][code] = groups[ident].get(code, 0) + n

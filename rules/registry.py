@@ -63,6 +63,8 @@ class GameSpec:
     # The series (work) of a set or card from its set code and work: ``series_of(set_code, work)``.
     series_of: Callable[[str, str], str] | None = None
     copy_limit: Callable[[CardRecord], int] = standard_copy_limit
+    # The zones whose copies the copy limit counts (``identity.COPY_ZONES``); None: every card zone.
+    copy_zones: tuple[str, ...] | None = None
     # Game-specific entries appended to ``validate_deck``'s summary.
     deck_summary: Callable[[DeckState], dict[str, Any]] = no_summary
     # Number of cost symbols in a structured ``cost_detail``; None when the game has none.
@@ -111,13 +113,14 @@ def spec_from_modules(game: str, cards: ModuleType, construction: ModuleType, id
                       display: ModuleType, **fields: Any) -> GameSpec:
     """A game's spec from its package's modules, by the names every game uses: ``cards.CHECKS``
     (``cards.cost_total``), ``construction.CHECKS`` (``construction.summary``),
-    ``identity.card_identity``, ``identity.IDENTITY_WORDS`` (``identity.copy_limit``),
+    ``identity.card_identity``, ``identity.IDENTITY_WORDS`` (``identity.copy_limit``, ``identity.COPY_ZONES``),
     ``display.stat_line``, ``display.deck_charts``, ``display.face`` (``display.picture_group``,
     ``display.series_of``: else by card type and by work); the names in brackets only when the game has them.
     ``fields`` give the rest (``stats``, ``aliases``, ...)."""
     optional = {"cost_total": getattr(cards, "cost_total", None),
                 "deck_summary": getattr(construction, "summary", None),
-                "copy_limit": getattr(identity, "copy_limit", None)}
+                "copy_limit": getattr(identity, "copy_limit", None),
+                "copy_zones": getattr(identity, "COPY_ZONES", None)}
     from .display import picture_group_by_type, series_of
 
     shown = {"face": display.face, "picture_group": getattr(display, "picture_group", picture_group_by_type),

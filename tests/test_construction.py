@@ -299,3 +299,23 @@ def test_codes_are_documented():
 def test_unknown_game():
     with pytest.raises(ValueError, match="unknown game"):
         validate_deck("mtg", {}, {})
+
+
+def test_phantasma_ace_is_outside_the_copy_limit():
+    """Issue 16, 7: 4 copies in the main deck and a fifth as the ACE are legal (GAMES.md §2)."""
+    zones = copy.deepcopy(legal_deck(g.PHANTASMA))
+    zones["ace"] = {"PHT-001": 1}
+    report = run(g.PHANTASMA, zones)
+    assert zones["main"]["PHT-001"] == 4 and report["errors"] == []
+
+
+def test_phantasma_ex_skill_warning_reads_the_ace_cost_detail():
+    """Issue 16, 7: an ACE with only ``cost_detail`` (3 white + 2 blue = 5) cannot use a condition-4 skill."""
+    zones = copy.deepcopy(legal_deck(g.PHANTASMA))
+    records = dict(ALL)
+    records["PHT-016"] = CardRecord.from_dict({
+        **next(c for c in test_cards(g.PHANTASMA) if c["code"] == "PHT-016"),
+        "cost": None, "cost_detail": {"white": 3, "blue": {"martial": 2}}})
+    report = validate_deck(g.PHANTASMA, zones, records)
+    assert [w["code"] for w in report["warnings"]] == ["ex_skill_unusable", "ex_skill_unusable"]
+    assert "costs 5" in report["warnings"][0]["message"]

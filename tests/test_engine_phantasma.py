@@ -355,3 +355,16 @@ def test_every_sample_deck_plays(name, deck):
     assert stats.games == 40 and stats.outcomes["win"] > 30, stats.outcomes
     log = play_game(deck, "fixtures", 0, options=options, log=True)[1].as_text()
     assert "deploy" in log and "battle card" in log
+
+
+def test_ex_skill_condition_reads_the_ace_total_cost_from_cost_detail():
+    """Issue 16, 7: an ACE with only ``cost_detail`` (2 white + 1 red + 2 blue = 5) cannot use a condition-4
+    EX skill; with 4 symbols it can."""
+    for detail, allowed in (({"white": 2, "red": 1, "blue": {"martial": 2}}, False), ({"white": 4}, True)):
+        state = fresh(battle_cards=[STRIKE])
+        ace = CardRecord(game="phantasma", code="ACE2", name="ace", card_type="character", work="T", number="A2",
+                         cost=None, cost_detail=detail, mhp=500, attributes=("martial",),
+                         **dict(zip(ATTRS, (500, 300, 200, 200, 200), strict=True)))
+        state.ace = phantasma.Char(ace)
+        state.start(state.scenario(state._my_turn()))
+        assert bool([o for o in state.options_main() if o[0] == "ex"]) is allowed, detail

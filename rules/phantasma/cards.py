@@ -16,6 +16,15 @@ def cost_total(cost_detail: Mapping[str, Any]) -> int:
     return int(cost_detail.get("white", 0)) + int(cost_detail.get("red", 0)) + sum(blue.values())
 
 
+def total_cost(card: Any) -> int | None:
+    """A card's total cost: its ``cost_detail`` symbols when it has them, else its printed ``cost``
+    (what an EX skill's usage condition compares with the ACE's)."""
+    detail = card.cost_detail
+    if detail:
+        return cost_total(detail)
+    return card.cost
+
+
 def battle_attributes(card: CardInput) -> list[Problem]:
     errors = [*enum_errors(card, "attack_attribute", g.PHANTASMA_ATTRIBUTES),
               *enum_errors(card, "defense_attribute", g.PHANTASMA_ATTRIBUTES)]

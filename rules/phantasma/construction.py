@@ -3,6 +3,7 @@ holding its own card type, and EX skills the ACE can use."""
 from __future__ import annotations
 
 from ..construction import DeckState, Problems, deck_rule, plural, problem
+from .cards import total_cost
 
 ACE_COUNT = 1
 EX_LIMIT = 3
@@ -39,17 +40,18 @@ def ex_zone_size(deck: DeckState) -> Problems:
 def ex_skills_usable(deck: DeckState) -> Problems:
     """Warn about EX skills whose usage condition is below the ACE's cost."""
     aces = [deck.own[c] for c in deck.counted("ace") if deck.own[c].card_type == "character"]
-    if len(aces) != 1 or aces[0].cost is None:
+    ace_cost = total_cost(aces[0]) if len(aces) == 1 else None
+    if ace_cost is None:
         return []
     ace = aces[0]
     out = []
     for code in sorted(deck.counted("ex")):
         rec = deck.own[code]
-        if rec.card_type == "ex_skill" and rec.ex_condition is not None and ace.cost > rec.ex_condition:
+        if rec.card_type == "ex_skill" and rec.ex_condition is not None and ace_cost > rec.ex_condition:
             out.append(problem(
                 "ex_skill_unusable",
                 f"{deck.label(code)} needs an ACE of cost ≤ {rec.ex_condition}; "
-                f"the ACE {deck.label(ace.code)} costs {ace.cost}, so it can never be used",
+                f"the ACE {deck.label(ace.code)} costs {ace_cost}, so it can never be used",
                 [code, ace.code],
             ))
     return out

@@ -36,6 +36,7 @@ from rules.cards import CardRecord
 from rules.engine._zones import distinct_codes, shuffle, take
 from rules.engine.core import Deck, gettext_noop, submessage
 from rules.engine.goldfish import GoldfishState
+from rules.phantasma.cards import total_cost
 
 from .characters import (
     ATTRS,
@@ -364,7 +365,7 @@ class PhantasmaState(GoldfishState):
             self.counters["ex_skill_used"] += 1
             if log is not None:
                 self.say("me", "ex", "ex" if modelled_effects(card) else "ex_unmodelled", card=card.name,
-                         target=self._name(choice[2]), cost=self.ace.card.cost, condition=card.ex_condition)
+                         target=self._name(choice[2]), cost=total_cost(self.ace.card), condition=card.ex_condition)
             self._resolve(card, choice[2])
 
     def _note_playable(self, turn: int) -> None:
@@ -403,8 +404,8 @@ class PhantasmaState(GoldfishState):
                     fp[ex.code] = turn
 
     def _ex_allowed(self, ex: CardRecord) -> bool:
-        """The EX skill's usage condition: the ACE's printed cost ≤ the skill's condition."""
-        return ex.ex_condition is not None and (self.ace.card.cost or 0) <= ex.ex_condition
+        """The EX skill's usage condition: the ACE's total cost (``cost_detail``) ≤ the skill's condition."""
+        return ex.ex_condition is not None and (total_cost(self.ace.card) or 0) <= ex.ex_condition
 
     def _resolve(self, card: CardRecord, target: int) -> None:
         holder: Char | Dummy = self.dummy if target < 0 else self.char(target)
