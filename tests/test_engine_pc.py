@@ -344,3 +344,59 @@ def random_pc_decks(draw):
             cards.append(CardRecord(game="pc", code=f"RD-{i}", name=kind, card_type=kind, work="RD", number=str(i),
                                     cost=draw(st.integers(0, 4)), bonus_mark=mark))
     return Deck(game="pc", main=tuple(cards))
+
+
+# -- issue 16, 8 ----------------------------------------------------------------------------------
+def _card(code: str, ctype: str, number: str) -> CardRecord:
+    return CardRecord(game="pc", code=code, name=f"{ctype} {number}", card_type=ctype, work="TW", number=number,
+                      cost=0, text="Something.")
+
+
+def test_same_event_once_per_turn_compares_identity_not_code():
+    state = fresh()
+    ev, ev_foil = _card("TW-E05", "event", "E05"), _card("TW-E05a", "event", "E05a")
+    state.hand = [ev, ev_foil]
+    state.start(state.scenario(state._main()))
+    state.apply(Action("main", ("event", "TW-E05")))
+    assert ("event", "TW-E05a") not in state.options_main()
+    with pytest.raises(ValueError):
+        state.apply(Action("main", ("event", "TW-E05a")))
+
+
+def test_one_copy_of_the_same_scene_compares_identity_not_code():
+    state = fresh()
+    scene, scene_foil = _card("TW-S07", "scene", "S07"), _card("TW-S07a", "scene", "S07a")
+    state.hand = [scene, scene_foil]
+    state.start(state.scenario(state._main()))
+    state.apply(Action("main", ("scene", "TW-S07")))
+    assert ("scene", "TW-S07a") not in state.options_main()
+    with pytest.raises(ValueError):
+        state.apply(Action("main", ("scene", "TW-S07a")))
+
+
+def test_draw_mark_taking_the_last_card_rebuilds_from_the_consumed_gauge_cards():
+    state = fresh()
+    put_front(state, char("TW-C", connect=2))
+    last = char("TW-LAST")
+    state.deck = [last]
+    g_draw, g_plain = char("G-D", mark="DRAW"), char("G-P")
+    state.gauge, state.gauge_up = [g_plain, g_draw], [False, False]
+    state._attack(0, connect=True)
+    assert state.hand == [last]  # no GameOver: the deck was rebuilt
+    assert sorted(c.code for c in state.deck) == ["G-D", "G-P"] and state.discard == []
+    assert state.counters["rebuilds"] == 1 and state.resolving == [] and state.opp_life == 25 - 3
+
+
+def test_mulligan_puts_each_card_under_the_ones_before_it():
+    state = fresh()
+    state.deck = [char(f"TW-D{i}") for i in range(10)]
+    drive(state, state._setup(), {"mulligan": [("bottom", "TW-D9"), ("bottom", "TW-D8"), ("keep",)]})
+    assert [c.code for c in state.deck[:2]] == ["TW-D8", "TW-D9"]  # the last chosen ends up lowest
+
+
+def test_blocked_connect_attack_equal_cp_blocker_retreats():
+    state = fresh()
+    connect_setup(state)
+    state.blocker = char("OPP-E", cp=4000, rank=1)
+    state._attack(0, connect=True)
+    assert state.opp_life == 25 - 7 and state.blocker_retreated is True

@@ -91,7 +91,10 @@ class PCState(CodeNames, GoldfishState):
         self.blocker: CardRecord | None = None
         self.deployed = False
         self.returned = False
+        # identities (suffix stripped) of the events played this turn: the same event once per turn
         self.events_used: set[str] = set()
+        # the connect attack's consumed gauge cards on their way to the discard pile (see _refill)
+        self.consuming: list[CardRecord] = []
         self._last_deployed: CardRecord | None = None
 
     # -- helpers -------------------------------------------------------------------------------
@@ -109,6 +112,11 @@ class PCState(CodeNames, GoldfishState):
     def cost_met(self, card: CardRecord, field: int | None = None) -> bool:
         return (card.cost or 0) <= (self.field_characters() if field is None else field)
 
+    def _scene_on_field(self, card: CardRecord) -> bool:
+        """One copy of the same scene (same identity, suffix stripped) on the field."""
+        ident = self.ident_of(card)
+        return any(self.ident_of(b) == ident for b in self.back)
+
     def on_front(self, card: CardRecord) -> bool:
         ident = self.ident_of(card)
         for c in self.front:
@@ -122,10 +130,18 @@ class PCState(CodeNames, GoldfishState):
 
     # -- deck ----------------------------------------------------------------------------------
     def _refill(self) -> None:
-        """Deck empty: connect gauge and discard pile shuffled together as the new deck."""
-        if not self.gauge and not self.discard:
+        """Deck empty: connect gauge and discard pile shuffled together as the new deck. During a
+        connect attack's DRAW marks the consumed gauge cards (``consuming``) are on their way to the
+        discard pile: they are rebuilt into the deck with it (so a DRAW mark that takes the deck's
+        last card rebuilds from them instead of losing)."""
+        pending = self.consuming
+        if not self.gauge and not self.discard and not pending:
             self._end("loss", gettext_noop("deck, connect gauge and discard pile are all empty"))
-        deck = self.gauge + self.discard
+        deck = self.gauge + self.discard + pending
+        if pending:
+            for cc in pending:
+                self.resolving.remove(cc)
+            pending.clear()
         self.gauge = []
         self.gauge_up = []
         self.discard = []
@@ -153,7 +169,8 @@ class PCState(CodeNames, GoldfishState):
         yield from self._set_aside()
         if self._aside:
             n = len(self._aside)
-            # to the bottom in the order chosen (the first chosen ends up lowest); no shuffle
+            # to the bottom one by one in the order chosen, each under the ones before it (the last
+            # chosen ends up lowest); no shuffle
             for card in self._aside:
                 self.deck.insert(0, card)
             if log is not None:
@@ -214,16 +231,20 @@ class PCState(CodeNames, GoldfishState):
                 self.return_character(choice[1])
             elif verb == "event":
                 card = take(self.hand, choice[1])
-                if not self.cost_met(card) or card.code in self.events_used:
+                ident = self.ident_of(card)
+                if not self.cost_met(card) or ident in self.events_used:
                     self.hand.append(card)
                     raise ValueError(f"event {card.code} cannot be played now")
-                self.events_used.add(card.code)
+                self.events_used.add(ident)
                 self.discard.append(card)
                 self.counters["events_played"] += 1
                 if self.log is not None:
                     self.say("me", "play", "event", card=self.name(card.code))
             elif verb == "scene":
                 card = take(self.hand, choice[1])
+                if not self.cost_met(card) or self._scene_on_field(card):
+                    self.hand.append(card)
+                    raise ValueError(f"scene {card.code} cannot be played now")
                 self.back.append(card)
                 self.back_rest.append(False)
                 self.counters["scenes_played"] += 1
@@ -367,6 +388,7 @@ class PCState(CodeNames, GoldfishState):
             del self.gauge[-x:]
             del self.gauge_up[-x:]
             self.resolving.extend(consumed)
+            self.consuming = consumed
             bonus = []
             rank += x
             for cc, up in zip(consumed, faces, strict=True):
@@ -393,9 +415,10 @@ class PCState(CodeNames, GoldfishState):
                          marks=", ".join(bonus), rank=card.rank, bonus=bonus.count("RANK+1"), total=rank)
             for _ in range(bonus.count("DRAW")):
                 self._draw(1, "DRAW bonus mark")
-            for cc in consumed:
+            for cc in consumed:  # emptied when a DRAW mark rebuilt the deck from them
                 self.resolving.remove(cc)
             self.discard.extend(consumed)
+            self.consuming = []
         elif log is not None:
             self.say("me", "attack", "attack", card=self.name(card.code), cp=card.cp, rank=rank)
         blocker = self.blocker
@@ -427,7 +450,8 @@ class PCState(CodeNames, GoldfishState):
         if self.log is not None:
             self.say("opp", "block", "block", card=blocker.name, cp=blocker.cp, rank=blocker.rank)
         cp_a, cp_b = card.cp or 0, blocker.cp or 0
-        self.blocker_retreated = cp_b <= cp_a if not connect else cp_b < cp_a
+        # the blocker retreats exactly as in a normal battle (lower CP, or equal), connect attack or not
+        self.blocker_retreated = cp_b <= cp_a
         if connect:
             # the blocking player loses attacker RANK - blocker RANK; the attacker never retreats
             self._hit(rank - (blocker.rank or 0))
@@ -471,10 +495,10 @@ class PCState(CodeNames, GoldfishState):
                         break
         for code in codes:
             card = cards[code]
-            if card.card_type == "event" and (card.cost or 0) <= field and code not in self.events_used:
+            if card.card_type == "event" and (card.cost or 0) <= field and \
+                    self.ident_of(card) not in self.events_used:
                 out.append(("event", code))
-            elif card.card_type == "scene" and (card.cost or 0) <= field and not any(
-                    b.code == code for b in self.back):
+            elif card.card_type == "scene" and (card.cost or 0) <= field and not self._scene_on_field(card):
                 out.append(("scene", code))
         return out
 
