@@ -116,14 +116,24 @@ def iter_opp_turn(state):
     yield from ()
 
 
-def test_the_partners_attack_draws_and_can_deck_the_player_out():
+def test_the_partners_attack_draw_is_optional_and_never_decks_the_player_out():
     state = fresh(deck_size=3)
     drive(state, {"main": [("end",)], "attack": [("attack", chaos.PARTNER_SLOT)]})
     assert state.counters["attack_draws"] == 1 and len(state.hand) == 2 and len(state.deck) == 1
     assert state.per_turn() == {"milled": [5]}
+    state = fresh(deck_size=3)
+    drive(state, {"main": [("end",)], "attack": [("attack", chaos.PARTNER_SLOT, "no_draw")]})
+    assert state.counters["attack_draws"] == 0 and len(state.hand) == 1 and len(state.deck) == 2
+    # issue 16, 2: the draw step takes the last card; the partner still attacks, declining the draw
     state = fresh(deck_size=1)
-    drive(state, {"main": [("end",)], "attack": [("attack", chaos.PARTNER_SLOT)]})
-    assert state.outcome == "loss" and "empty deck" in state.reason
+    state.start(state.scenario(state._my_turn()))
+    state.apply(Action("main", ("end",)))
+    assert state.deck == [] and state.options_attack() == [("end",), ("attack", chaos.PARTNER_SLOT, "no_draw")]
+    assert chaos.GreedyPilot().decide(state, "attack") == (
+        "attack", chaos.PARTNER_SLOT, "no_draw")
+    state = fresh(deck_size=1)
+    drive(state, {"main": [("end",)]})
+    assert state.outcome != "loss" and state.counters["attacks"] == 1 and state.per_turn() == {"milled": [5]}
 
 
 def test_no_battle_on_the_first_players_first_turn_and_any_standing_character_attacks():

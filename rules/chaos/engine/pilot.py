@@ -90,10 +90,8 @@ class GreedyPilot(ScriptedPilot):
         allies = [s for s in attackers if s != PARTNER_SLOT]
         if allies:
             return ("attack", max(allies, key=lambda s: (state.field[s].atk, -s)))
-        # the partner's attack draws a card: skip it on an empty deck unless it wins
-        if state.deck or len(state.odeck) < state.partner.atk:
-            return ("attack", PARTNER_SLOT)
-        return ("end",)
+        # the partner's attack draw is optional: take it, declined on an empty deck
+        return ("attack", PARTNER_SLOT) if state.deck else ("attack", PARTNER_SLOT, "no_draw")
 
     def d_discard(self, state: ChaosState) -> tuple:
         return ("discard", min(state.hand, key=state.card_value).code)

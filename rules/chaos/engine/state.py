@@ -4,8 +4,8 @@ The player plays a 50-card main deck, an extra deck and a partner chosen from th
 a dummy: a partner that never defends and a dummy deck (``dummy_deck_size`` cards, 50 by default,
 its partner included) holding ``dummy_partner_copies`` more copies of the dummy partner's
 title+name (3 by default). The dummy draws 5 at setup and 1 a turn and plays nothing. Win = the
-dummy must draw or take deck damage from an empty deck; loss = the same for the player (attack
-draws can deck you out).
+dummy must draw or take deck damage from an empty deck; loss = the player must draw from an empty
+deck in the draw step (the partner's attack draw is optional, so it never decks the player out).
 
 The rules are one generator (``ChaosState._setup`` and ``_my_turn`` in ``GoldfishState.script``).
 Decision kinds and their options:
@@ -16,7 +16,9 @@ Decision kinds and their options:
 - ``maintain``: ``("pay",)`` / ``("skip",)`` for ``state.maintaining`` (the slot whose maintain is due);
 - ``main``: ``("levelup", code)``, ``("summon", code, slot)``, ``("extra", code, base slot)``,
   ``("end",)`` — each of level up / summon / EXTRA once per turn;
-- ``attack``: ``("attack", slot)`` / ``("end",)``;
+- ``attack``: ``("attack", slot)`` / ``("end",)``; the partner's attack draw is optional:
+  ``("attack", PARTNER_SLOT)`` draws, ``("attack", PARTNER_SLOT, "no_draw")`` declines it (the only
+  partner attack offered on an empty deck);
 - ``discard``: ``("discard", code)`` at the end-of-turn hand limit.
 
 Slots: 0 front-left, 1 front-right, 2 back-left, 3 partner (back-centre), 4 back-right.
@@ -180,7 +182,7 @@ class ChaosState(GoldfishState):
                 choice = yield "attack"
                 if choice[0] == "end":
                     break
-                self._attack(choice[1])
+                self._attack(choice[1], len(choice) < 3)
         # 5. end: damage resets, one face-down character turns face-up, the partner improves
         for c in self.field:
             if c is not None:
@@ -302,13 +304,15 @@ class ChaosState(GoldfishState):
     def _attackers(self) -> list[int]:
         return [i for i, c in enumerate(self.field) if c is not None and c.state == STAND and not c.face_down]
 
-    def _attack(self, slot: int) -> None:
+    def _attack(self, slot: int, draw: bool = True) -> None:
         char = self.field[slot]
         char.state = REST
         self.counters["attacks"] += 1
         if self.log is not None:
             self.say("me", "attack", "attack", card=char.card.name, atk=char.atk)
-        if slot == PARTNER_SLOT:
+        if slot == PARTNER_SLOT and draw:
+            if not self.deck:
+                raise ValueError("the attack draw is optional: decline it on an empty deck")
             self.counters["attack_draws"] += 1
             self._draw(1, "attack draw")
         self.deck_damage(char.atk)
@@ -385,7 +389,15 @@ class ChaosState(GoldfishState):
         return out
 
     def options_attack(self) -> list[tuple]:
-        return [("end",)] + [("attack", s) for s in self._attackers()]
+        out: list[tuple] = [("end",)]
+        for s in self._attackers():
+            if s != PARTNER_SLOT:
+                out.append(("attack", s))
+                continue
+            if self.deck:
+                out.append(("attack", s))
+            out.append(("attack", s, "no_draw"))
+        return out
 
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
@@ -393,7 +405,8 @@ class ChaosState(GoldfishState):
             return f"summon {option[1]} to {SLOT_NAMES[option[2]]}"
         if verb == "attack":
             c = self.field[option[1]]
-            return f"attack with {c.card.name} ({SLOT_NAMES[option[1]]}, {c.atk} ATK)"
+            declined = ", no attack draw" if len(option) > 2 else ""
+            return f"attack with {c.card.name} ({SLOT_NAMES[option[1]]}, {c.atk} ATK{declined})"
         if verb == "extra":
             return f"EXTRA {option[1]} on {SLOT_NAMES[option[2]]}"
         if kind == "maintain":
