@@ -12,7 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("tcgdb")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Stale playtest jobs (lost worker) are failed by this periodic task when `celery beat` runs.
+# Lost playtest chunks are queued again (or their jobs failed) by every worker on its own, every
+# PLAYTEST_RECOVER_INTERVAL seconds (playtest/tasks.py); `celery beat` running this task is optional.
 app.conf.beat_schedule = {
     "playtest-sweep-stale": {"task": "playtest.tasks.playtest_sweep_task", "schedule": 300.0},
 }

@@ -225,6 +225,17 @@ PLAYTEST_EXECUTOR = os.environ.get("PLAYTEST_EXECUTOR") or (
     "celery" if not CELERY_BROKER_URL.startswith("memory://") else "thread"
 )
 PLAYTEST_CHUNK_SIZE = int(os.environ.get("PLAYTEST_CHUNK_SIZE", "1000"))
+# Lost chunks (issue 19): a chunk runs at most PLAYTEST_CHUNK_TIME_LIMIT seconds (0.1 s a game, at
+# least a minute); Redis hands an unacknowledged chunk to another worker after twice that; a job
+# with no chunk started or finished for PLAYTEST_STALE_SECONDS gets its lost chunks queued again by
+# the workers themselves (every PLAYTEST_RECOVER_INTERVAL seconds; playtest/runner.py).
+PLAYTEST_CHUNK_TIME_LIMIT = int(os.environ.get("PLAYTEST_CHUNK_TIME_LIMIT", str(max(60, PLAYTEST_CHUNK_SIZE // 10))))
+PLAYTEST_STALE_SECONDS = int(os.environ.get("PLAYTEST_STALE_SECONDS", str(PLAYTEST_CHUNK_TIME_LIMIT + 30)))
+PLAYTEST_RECOVER_INTERVAL = int(os.environ.get("PLAYTEST_RECOVER_INTERVAL", "30"))
+PLAYTEST_PLAYER_CHUNKS = int(os.environ.get("PLAYTEST_PLAYER_CHUNKS", "2"))  # fair queuing, per player
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * PLAYTEST_CHUNK_TIME_LIMIT}
+# Workers queue chunks too (fair queuing, lost chunks): the queue they send to is the one they read.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 PLAYTEST_MAX_GAMES_USER = int(os.environ.get("PLAYTEST_MAX_GAMES_USER", "100000"))
 PLAYTEST_MAX_GAMES_ANON = int(os.environ.get("PLAYTEST_MAX_GAMES_ANON", "10000"))
 PLAYTEST_MAX_ACTIVE_USER = int(os.environ.get("PLAYTEST_MAX_ACTIVE_USER", "3"))

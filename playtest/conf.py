@@ -25,6 +25,14 @@ DEFAULTS: dict[str, Any] = {
     # a queued job that never started within PLAYTEST_QUEUED_TIMEOUT likewise.
     "PLAYTEST_STALE_SECONDS": 600,
     "PLAYTEST_QUEUED_TIMEOUT": 3600,
+    # Lost chunks (runner.playtest_recover_stale): queued again at most this many times per job; the
+    # workers look for them every PLAYTEST_RECOVER_INTERVAL seconds. A chunk may run for at most
+    # PLAYTEST_CHUNK_TIME_LIMIT seconds (the broker's visibility timeout is twice that).
+    "PLAYTEST_MAX_REQUEUES": 2,
+    "PLAYTEST_RECOVER_INTERVAL": 30,
+    "PLAYTEST_CHUNK_TIME_LIMIT": 120,
+    # Fair queuing: chunks of one player (account or anonymous session) in the queue or running at once.
+    "PLAYTEST_PLAYER_CHUNKS": 2,
     # Largest game index whose log can be replayed is games - 1; logs longer than this are cut.
     "PLAYTEST_MAX_LOG_EVENTS": 20_000,
 }

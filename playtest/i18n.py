@@ -331,7 +331,23 @@ _JOB_ERRORS: tuple[tuple[re.Pattern[str], Promise], ...] = (
      gettext_lazy("the job queue (Celery broker) could not be reached%(rest)s")),
     (re.compile(r"^the engine failed on games (?P<a>\d+)-(?P<b>\d+)(?P<rest>: .*)$", re.S),
      gettext_lazy("the engine failed on games %(a)s-%(b)s%(rest)s")),
+    (re.compile(r"^chunks (?P<chunks>[\d, ]+) were lost (?P<n>\d+) times \(a worker stopped or the queue was "
+                r"emptied, e\.g\. Redis restarted without its data\)\. Start the job again\.$"),
+     gettext_lazy("chunks %(chunks)s were lost %(n)s times (a worker stopped or the queue was emptied, e.g. "
+                  "Redis restarted without its data). Start the job again.")),
 )
+
+
+def note_message(note: Mapping[str, Any]) -> str:
+    """One of a job's ``notes`` (``runner.playtest_recover_stale``) as a sentence in the active language."""
+    params = note.get("params") or {}
+    chunks = ", ".join(str(c) for c in params.get("chunks") or [])
+    if note.get("code") == "requeued":
+        return gettext("%(at)s: no chunk started or finished for %(seconds)s seconds; chunks %(chunks)s had been "
+                       "lost (a worker stopped or the queue was emptied) and were queued again (attempt "
+                       "%(attempt)s).") % {"at": note.get("at", ""), "seconds": params.get("seconds", "?"),
+                                            "chunks": chunks, "attempt": params.get("attempt", 1)}
+    return gettext("%(at)s: the job was stopped (%(code)s).") % {"at": note.get("at", ""), "code": note.get("code", "")}
 
 
 def job_error(error: str) -> str:

@@ -77,6 +77,13 @@ class PlaytestJob(models.Model):
     heartbeat = models.DateTimeField(null=True, blank=True, help_text="Last time a chunk started or finished")
     error = models.TextField(blank=True)
     task_ids = models.JSONField(default=list, blank=True, help_text="Celery task ids (for revoking)")
+    # Fair queuing and lost chunks (issue 19): chunks go to the queue a few at a time per player
+    # (runner.playtest_claim_chunks), and chunks lost with a worker or a restarted broker are queued
+    # again (runner.playtest_recover_stale); what happened is told in ``notes``.
+    chunks_sent = models.PositiveIntegerField(default=0, help_text="Chunks handed to the queue so far (0..chunks_sent-1)")
+    requeues = models.PositiveSmallIntegerField(default=0, help_text="Times lost chunks were queued again")
+    notes = models.JSONField(default=list, blank=True,
+                             help_text='What happened to the job: [{"at", "code", "params"}] (chunks lost and queued again)')
     result = models.JSONField(null=True, blank=True, help_text="RunStats.to_dict()")
     summary = models.JSONField(null=True, blank=True, help_text="RunStats.summary()")
     compute_seconds = models.FloatField(default=0.0, help_text="Sum of the chunks' engine time")

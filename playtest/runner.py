@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from rules.cards import CardRecord
@@ -173,6 +173,108 @@ def opening_hand_sample(job: PlaytestJob, limit: int = OPENING_SAMPLE) -> dict[s
     except Exception:  # noqa: BLE001 - the sample is an extra; never fail a finished job over it
         log.warning("opening-hand sample failed for job %s", job.pk, exc_info=True)
         return None
+
+
+# -- fair queuing: which chunks go to the queue now ------------------------------------------------
+def _player(job: PlaytestJob) -> Q:
+    """The jobs of the same player: the owner's, or (anonymous) the same browser session's."""
+    if job.owner_id is not None:
+        return Q(owner_id=job.owner_id)
+    return Q(owner__isnull=True, session_key=job.session_key)
+
+
+def playtest_claim_chunks(*, job_id: int) -> list[tuple[int, int]]:
+    """Chunks to hand to the queue now, as ``(job_id, index)``, marked sent.
+
+    A player (an account, or an anonymous session) has at most ``PLAYTEST_PLAYER_CHUNKS`` chunks in
+    the queue or running at a time, taken from their oldest unfinished job first. So one player's
+    large jobs never fill the queue ahead of another player's small job (issue 19: 23 s of waiting):
+    the queue holds a few chunks per player and the workers take them in turn. Called when a job is
+    created and whenever one of the player's chunks finishes."""
+    job = PlaytestJob.objects.filter(pk=job_id).only("pk", "owner_id", "session_key").first()
+    if job is None:
+        return []
+    limit = max(1, int(conf.get("PLAYTEST_PLAYER_CHUNKS")))
+    claimed: list[tuple[int, int]] = []
+    with transaction.atomic():
+        jobs = list(PlaytestJob.objects.select_for_update().filter(_player(job), status__in=PlaytestJob.ACTIVE)
+                    .order_by("created", "pk").only("pk", "chunks_sent", "chunks_total", "status"))
+        done = dict(PlaytestChunk.objects.filter(job__in=[j.pk for j in jobs]).values("job")
+                    .annotate(n=Count("pk")).values_list("job", "n"))
+        in_flight = sum(j.chunks_sent - done.get(j.pk, 0) for j in jobs)
+        for j in jobs:
+            while in_flight < limit and j.chunks_sent < j.chunks_total:
+                claimed.append((j.pk, j.chunks_sent))
+                j.chunks_sent += 1
+                in_flight += 1
+        for j in jobs:
+            PlaytestJob.objects.filter(pk=j.pk, chunks_sent__lt=j.chunks_sent).update(chunks_sent=j.chunks_sent)
+    return claimed
+
+
+# -- lost chunks ---------------------------------------------------------------------------------
+def _note(code: str, now: Any, **params: Any) -> dict[str, Any]:
+    return {"at": now.isoformat(timespec="seconds"), "code": code, "params": params}
+
+
+def playtest_recover_stale(*, now: Any = None) -> list[tuple[int, int]]:
+    """Jobs with Celery workers whose chunks were lost: a worker killed, or the broker restarted empty
+    (its queued messages gone). A running job without a chunk started or finished for
+    ``PLAYTEST_STALE_SECONDS`` (more than a chunk's time limit) gets the chunks it sent and never got
+    back queued again — returned as ``(job_id, index)`` for the caller to send — at most
+    ``PLAYTEST_MAX_REQUEUES`` times, each told in the job's ``notes``; after that it fails with a
+    message saying what happened. A queued job nobody started within ``PLAYTEST_QUEUED_TIMEOUT``
+    fails. Run by every worker (``tasks``, every ``PLAYTEST_RECOVER_INTERVAL`` seconds) and by the
+    web process when a job is created: nothing else has to be started for it."""
+    now = now or timezone.now()
+    stale = int(conf.get("PLAYTEST_STALE_SECONDS"))
+    max_requeues = int(conf.get("PLAYTEST_MAX_REQUEUES"))
+    queued = int(conf.get("PLAYTEST_QUEUED_TIMEOUT"))
+    resend: list[tuple[int, int]] = []
+    refill: list[int] = []
+    cutoff = now - timedelta(seconds=stale)
+    candidates = PlaytestJob.objects.filter(
+        Q(status=Status.RUNNING, heartbeat__lt=cutoff) | Q(status=Status.QUEUED, created__lt=cutoff)
+    ).values_list("pk", flat=True)
+    for job_id in list(candidates):
+        with transaction.atomic():
+            job = PlaytestJob.objects.select_for_update().filter(pk=job_id, status__in=PlaytestJob.ACTIVE).first()
+            if job is None or (job.heartbeat or job.created) >= cutoff:
+                continue  # finished, or another process recovered it meanwhile
+            stored = set(PlaytestChunk.objects.filter(job_id=job_id).values_list("index", flat=True))
+            lost = [i for i in range(job.chunks_sent) if i not in stored]
+            if job.status == Status.QUEUED and job.created < now - timedelta(seconds=queued):
+                lost = []  # never started at all: no worker takes this queue
+            if lost and job.requeues < max_requeues:
+                job.requeues += 1
+                job.heartbeat = now
+                job.notes = [*job.notes, _note("requeued", now, chunks=lost, seconds=stale, attempt=job.requeues)]
+                job.save(update_fields=["requeues", "heartbeat", "notes"])
+                resend += [(job_id, i) for i in lost]
+                continue
+            if not lost and job.chunks_sent < job.chunks_total and job.status == Status.RUNNING:
+                job.heartbeat = now  # nothing lost, nothing in the queue: send what is left (below)
+                job.save(update_fields=["heartbeat"])
+                refill.append(job_id)
+                continue
+            if job.status == Status.QUEUED and not lost and job.created >= now - timedelta(seconds=queued):
+                continue
+            if lost:
+                message = (f"chunks {', '.join(map(str, lost))} were lost {job.requeues + 1} times (a worker stopped or "
+                           f"the queue was emptied, e.g. Redis restarted without its data). Start the job again.")
+                code = "lost"
+            elif job.status == Status.QUEUED:
+                message = f"not started within {queued} seconds: no worker picked it up. Start the job again."
+                code = "not_started"
+            else:
+                message = f"no progress for over {stale} seconds: the worker running it was probably lost. Start the job again."
+                code = "stale"
+            job.status, job.finished, job.error = Status.FAILED, now, message
+            job.notes = [*job.notes, _note(code, now, chunks=lost, seconds=stale)]
+            job.save(update_fields=["status", "finished", "error", "notes"])
+    for job_id in refill:
+        resend += playtest_claim_chunks(job_id=job_id)
+    return resend
 
 
 # -- sweep ---------------------------------------------------------------------------------------

@@ -32,7 +32,13 @@ from rules.engine.core import DEFAULT_TURN_CAP, get_engine, play_game
 
 from . import conf
 from .models import PlaytestJob
-from .runner import deck_from_snapshot, jsonable, playtest_run_all, playtest_sweep_stale
+from .runner import (
+    deck_from_snapshot,
+    jsonable,
+    playtest_claim_chunks,
+    playtest_run_all,
+    playtest_sweep_stale,
+)
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +279,7 @@ def playtest_create(
     """Validate, snapshot and store a job, then queue it once the transaction commits."""
     if owner is not None and not getattr(owner, "is_authenticated", False):
         owner = None
-    playtest_sweep_stale()
+    playtest_recover()
     try:
         engine = get_engine(game) if game in g.GAMES else None
     except KeyError:
@@ -317,6 +323,20 @@ def playtest_create(
 QUEUE_DOWN = "the job queue (Celery broker) could not be reached"
 
 
+def playtest_recover() -> None:
+    """Jobs whose chunks were lost: with Celery, queue them again (``tasks.recover_and_send``, which
+    the workers also run on their own); otherwise fail the stale ones (``playtest_sweep_stale``)."""
+    if conf.executor() != "celery":
+        playtest_sweep_stale()
+        return
+    from .tasks import recover_and_send
+
+    try:
+        recover_and_send()
+    except Exception:  # noqa: BLE001 - never block a new job over it; the workers retry on their own
+        log.warning("could not queue lost playtest chunks again", exc_info=True)
+
+
 def chunk_task_id(job_id: int, index: int) -> str:
     """Deterministic Celery task id of a chunk, so a job's chunks can be revoked without a lookup."""
     return f"playtest-{job_id}-{index}"
@@ -341,14 +361,11 @@ def playtest_enqueue(*, job_id: int) -> None:
     if job.status not in PlaytestJob.ACTIVE:
         return
     if mode == "celery":
-        from celery import group
+        from .tasks import send_chunks
 
-        from .tasks import playtest_chunk_task
-
-        ids = [chunk_task_id(job_id, i) for i in range(job.chunks_total)]
-        PlaytestJob.objects.filter(pk=job_id).update(task_ids=ids)
         try:
-            group(playtest_chunk_task.si(job_id, i).set(task_id=ids[i]) for i in range(job.chunks_total)).apply_async()
+            # a few chunks per player at a time, the rest as they finish (runner.playtest_claim_chunks)
+            send_chunks(playtest_claim_chunks(job_id=job_id))
         except Exception as exc:  # broker down: say so on the job instead of leaving it queued forever
             log.exception("could not queue playtest job %s", job_id)  # the details (host, port) go to the log only
             PlaytestJob.objects.filter(pk=job_id, status__in=PlaytestJob.ACTIVE).update(

@@ -52,16 +52,18 @@ def _database_url() -> str:
 
 
 @contextlib.contextmanager
-def running_worker(settings, tmp_path: Path, broker_url: str, *, prefix: str, concurrency: int):
+def running_worker(settings, tmp_path: Path, broker_url: str, *, prefix: str, concurrency: int,
+                   env: dict[str, str] | None = None, queue: str | None = None):
     """A ``celery -A config worker`` subprocess on its own queue at ``broker_url``, with the app in
     this process pointed at it (not eager); yields ``{"proc", "log", "queue"}``. Shared by the
     fault tests (tests/test_faults_redis.py)."""
     from config.celery import app
 
-    queue = f"{prefix}-{uuid.uuid4().hex[:10]}"
-    log_path = tmp_path / "worker.log"
+    queue = queue or f"{prefix}-{uuid.uuid4().hex[:10]}"
+    log_path = tmp_path / f"worker-{uuid.uuid4().hex[:6]}.log"
     env = {**os.environ, "CELERY_BROKER_URL": broker_url, "DATABASE_URL": _database_url(),
-           "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONUNBUFFERED": "1"}
+           "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONUNBUFFERED": "1",
+           "CELERY_TASK_DEFAULT_QUEUE": queue, **(env or {})}  # chunks the worker queues itself go there too
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", str(concurrency),
            "-P", "prefork", "-n", f"{queue}@%h", "-l", "info", "--without-gossip", "--without-mingle",
            "--without-heartbeat"]

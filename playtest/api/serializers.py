@@ -57,6 +57,8 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
     unmodelled = serializers.SerializerMethodField()
     deck = serializers.SerializerMethodField()
     owner = serializers.SerializerMethodField()
+    notes = serializers.SerializerMethodField(
+        help_text="what happened to the job: [{at, code, params, message}] (chunks lost and queued again)")
 
     class Meta:
         model = PlaytestJob
@@ -64,9 +66,14 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
             "id", "url", "report_url", "share_slug", "owner", "game", "name", "source", "deck_id", "deck_version",
             "games", "seed", "pilot", "options", "turn_cap", "status", "progress", "percent", "chunks_total",
             "chunks_done", "chunk_size", "created", "started", "finished", "error", "compute_seconds",
-            "partial", "statistics", "unmodelled", "deck",
+            "partial", "statistics", "unmodelled", "deck", "notes",
         ]
         read_only_fields = fields
+
+    def get_notes(self, obj: PlaytestJob) -> list[dict[str, Any]]:
+        from ..i18n import note_message
+
+        return [{**n, "message": note_message(n)} for n in (obj.notes or []) if isinstance(n, dict)]
 
     def _abs(self, path: str) -> str:
         request = self.context.get("request")

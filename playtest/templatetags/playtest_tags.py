@@ -71,3 +71,11 @@ def job_error(value: str) -> str:
     from playtest.i18n import job_error as translate
 
     return translate(value)
+
+
+@register.filter
+def job_notes(notes: list) -> list[str]:
+    """What happened to a job (chunks lost and queued again: ``PlaytestJob.notes``), in the active language."""
+    from playtest.i18n import note_message
+
+    return [note_message(n) for n in (notes or []) if isinstance(n, dict)]
