@@ -59,9 +59,9 @@ FILLER = char("F/W-00")
 EVENT = CardRecord(game="ws", code="E/W-00", name="an event", card_type="event", level=0, cost=0)
 
 
-def fresh(deck: Deck = DECK, seed: int = 0) -> ws.WSState:
+def fresh(deck: Deck = DECK, seed: int = 0, options: dict | None = None) -> ws.WSState:
     """A state with nothing set up: every zone empty, ready for a scenario."""
-    state = ws.WSState(deck, random.Random(seed), 0, {}, None, setup=False)
+    state = ws.WSState(deck, random.Random(seed), 0, options or {}, None, setup=False)
     state.deck = []
     state.odeck = []
     return state
@@ -340,10 +340,10 @@ def test_end_of_turn_hand_limit_is_seven():
 
 
 def test_goldfish_draws_and_discards_down_to_seven():
-    state = fresh()
+    state = fresh(options={"dummy_pressure": "off"})
     state.odeck = [FILLER] * 10
     state.ohand = [FILLER] * 7
-    state._opp_turn()
+    assert state._opp_turn() is None  # the pure goldfish asks nothing on its turn
     assert len(state.ohand) == 7 and len(state.owaiting) == 1 and len(state.odeck) == 9
 
 

@@ -371,6 +371,11 @@ class GameEngine:
     # ratio or per-turn series for reports. ``RunStats.summary()`` reads them by game code.
     ratios: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     describe_extras: Mapping[str, str] = field(default_factory=dict)
+    # The coverage contract (``rules.coverage``): how the engine treats one compiled ability of a
+    # card (played / no effect in goldfish / not played, with why), and why it never plays a card
+    # (``None``: it plays it). Engines without them keep the ``text_modelled`` rule.
+    classify_ability: Callable[[Any, CardRecord], Any] | None = None
+    plays_card: Callable[[CardRecord], str | None] | None = None
 
     def __post_init__(self) -> None:
         # Options every engine understands and the ratios every report has are declared once,

@@ -8,6 +8,7 @@ A game's state subclasses it and writes only its rules:
   method returning ``None``);
 - ``_my_turn()``: one own turn (a generator), starting with ``self._new_turn()``;
 - ``_opp_turn(first)``: the dummy's turn (``first``: its first turn when it goes first); no-op here;
+  it may return a generator when the dummy's turn asks the player decisions;
 - ``options_<kind>()`` and ``label()`` for its decisions, ``card_zones()`` for its cards.
 
 This class holds the rest: the common options (``turn_cap``, ``first``), who goes first, the turn
@@ -124,13 +125,17 @@ class GoldfishState(ScriptedState):
             # (a game without a dummy turn skips the call; one call less per turn)
             opp_turn = self._opp_turn if type(self)._opp_turn is not GoldfishState._opp_turn else None
             if opp_turn is not None and not self.went_first:
-                opp_turn(True)
+                steps = opp_turn(True)
+                if steps is not None:  # a dummy turn that asks decisions (WS pressure) is a generator
+                    yield from steps
             my_turn = self._my_turn
             cap = self.turn_cap
             while self.turn < cap:
                 yield from my_turn()
                 if opp_turn is not None:
-                    opp_turn(False)
+                    steps = opp_turn(False)
+                    if steps is not None:
+                        yield from steps
             self.outcome, self.reason = "capped", TURN_CAP
         except GameOver:
             pass
@@ -149,8 +154,9 @@ class GoldfishState(ScriptedState):
     def _my_turn(self) -> Generator[str, tuple, None]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _opp_turn(self, first: bool = False) -> None:
-        """The dummy's turn (none by default)."""
+    def _opp_turn(self, first: bool = False) -> Generator[str, tuple, None] | None:
+        """The dummy's turn (none by default): a plain method, or a generator when it asks the
+        player decisions (the WS dummy's attacks)."""
 
     def _new_turn(self) -> int:
         """Start the player's next own turn: its number (the per-turn series start counting)."""

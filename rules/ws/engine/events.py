@@ -40,4 +40,14 @@ EVENTS = event_messages(GAME, {
     "cancel": gettext_noop("{what} {amount}: climax revealed on card {count}; cancelled, {count} card(s) to the "
                            "goldfish's waiting room"),
     "damage": gettext_noop("{what} {amount}: goldfish takes {amount} (clock {clock}, level {level})"),
+    "event_played": gettext_noop("event {card}"),
+    "ability": gettext_noop("{card}: {text}"),
+    "fx_discard": gettext_noop("discard {card}"),
+    "fx_move": gettext_noop("{card} to {dest}"),
+    "fx_place": gettext_noop("{card} put onto {slot}"),
+    "heal": gettext_noop("heal: {card} from the clock to the waiting room"),
+    "search": gettext_noop("{card} to hand"),
+    "cancel_taken": gettext_noop("goldfish's {what} {amount}: your climax revealed on card {count}; cancelled, "
+                                 "{count} card(s) to your waiting room"),
+    "damage_taken": gettext_noop("goldfish's {what} {amount}: you take {amount} (clock {clock}, level {level})"),
 })

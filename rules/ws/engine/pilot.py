@@ -4,12 +4,18 @@ from __future__ import annotations
 from rules.cards import CardRecord
 from rules.engine.core import ScriptedPilot
 
-from .state import FRONT, STAND, WSState, char_score
+from .abilities import Program
+from .state import ENCORE_COST, FRONT, STAND, WSState, char_score
+
+# what the greedy pilot thinks a stock card is worth (paying costs) and a card in hand
+STOCK_VALUE = 0.6
+DEFAULT_ENCORE_VALUE = ENCORE_COST * STOCK_VALUE
 
 
 class GreedyPilot(ScriptedPilot):
-    """Fill the front row with the best affordable characters, clock while it is safe, place the
-    best climax, attack with everything, take every optional trigger, keep the best cards."""
+    """Fill the front row with the best affordable characters, clock while it is safe, play events
+    and use abilities that gain more than they cost, place the best climax, attack with everything,
+    take every optional trigger, keep the best cards (docs/engine.md)."""
 
     name = "greedy"
 
@@ -50,9 +56,14 @@ class GreedyPilot(ScriptedPilot):
         return worst  # type: ignore[return-value]
 
     def d_clock(self, state: WSState) -> tuple:
-        # Clock while it is safe: below level 3 with room, or at level 3 with clock <= 4; the
-        # goldfish never damages us, only refreshes do.
         lv, ck = len(state.level), len(state.clock)
+        if state.pressure:
+            # The goldfish's attacks raise our level: clock only early (level 0-1, clock < 5).
+            if lv >= 2 or ck >= 5:
+                return ("skip",)
+            return ("clock", self.worst_card(state).code)
+        # Pure goldfish: clock while it is safe (below level 3 with room, or at level 3 with
+        # clock <= 4): only refreshes damage us.
         if lv >= 3 and ck >= 5:
             return ("skip",)
         if lv == 2 and ck >= 6 and len(state.deck) < 8:
@@ -76,29 +87,48 @@ class GreedyPilot(ScriptedPilot):
         return ("level", seven[0].code)
 
     def d_main(self, state: WSState) -> tuple:
+        play = self._character(state)
+        if play is not None:
+            return play
+        if state.has_hooks.get("event"):
+            ev = self._event(state)
+            if ev is not None:
+                return ev
+        if state.has_hooks.get("act"):
+            act = self._act(state)
+            if act is not None:
+                return act
+        return ("end",)
+
+    def _character(self, state: WSState) -> tuple | None:
         stage = state.stage
         lv = len(state.level)
         stock = len(state.stock)
         scores = state.scores
+        special = state.special_codes
         colors = None
         best = None
         best_score = None
         for c in state.hand:
             if c.card_type != "character":
                 continue
-            level = c.level or 0
-            if level > lv or (c.cost or 0) > stock:
-                continue
-            if level and c.colors:
-                if colors is None:
-                    colors = state.colors_available()
-                if not any(col in colors for col in c.colors):
+            if c.code in special:
+                if not state.can_play(c):
                     continue
+            else:
+                level = c.level or 0
+                if level > lv or (c.cost or 0) > stock:
+                    continue
+                if level and c.colors:
+                    if colors is None:
+                        colors = state.colors_available()
+                    if not any(col in colors for col in c.colors):
+                        continue
             sc = scores.get(c.code) or char_score(c)
             if best_score is None or sc > best_score:
                 best, best_score = c, sc
         if best is None:
-            return ("end",)
+            return None
         for s in FRONT:
             if stage[s] is None:
                 return ("play", best.code, s)
@@ -112,7 +142,51 @@ class GreedyPilot(ScriptedPilot):
                 if stage[b] is None:
                     return ("move", weakest, b)
             return ("play", best.code, weakest)
-        return ("end",)
+        return None
+
+    @staticmethod
+    def worth(state: WSState, prog: Program, slot: int | None = None) -> float:
+        """What using ``prog`` now gains minus what its cost loses (cards ≈ 1.0)."""
+        gain = prog.gain
+        if prog.soul:
+            # soul only helps characters that will still attack this turn
+            if not state._has_attacker():
+                gain -= prog.soul
+        value = prog.cost_value
+        if slot is not None and slot in FRONT and state.stage_state[slot] == STAND and any(
+                c.kind in ("rest_this", "this_to_waiting_room", "memory", "return_this") for c in prog.cost):
+            value += state.soul_of(slot) + 1  # the attack it gives up
+        return gain - value
+
+    def _event(self, state: WSState) -> tuple | None:
+        seen = set()
+        for c in state.hand:
+            if c.card_type != "event" or c.code in seen:
+                continue
+            seen.add(c.code)
+            progs = state.progs_of(c)
+            if progs is None or not progs.get("event") or not state.can_play(c):
+                continue
+            if sum(self.worth(state, p) for p in progs.get("event")) - (c.cost or 0) * STOCK_VALUE > 0:
+                return ("event", c.code)
+        return None
+
+    def _act(self, state: WSState) -> tuple | None:
+        best = None
+        best_v = 0.0
+        for opt in state.options_act():
+            card = state.stage[opt[1]]
+            prog = state.progs_of(card).get("act")[opt[2]]  # type: ignore[union-attr]
+            v = self.worth(state, prog, opt[1])
+            if v > best_v:
+                best, best_v = opt, v
+        return best
+
+    def d_pay(self, state: WSState) -> tuple:
+        prog = state.paying[0] if state.paying is not None else None
+        if prog is None:
+            return ("no",)
+        return ("yes",) if self.worth(state, prog) > 0 else ("no",)
 
     def d_climax(self, state: WSState) -> tuple:
         if not state._has_attacker():
@@ -121,9 +195,32 @@ class GreedyPilot(ScriptedPilot):
         for c in state.hand:
             if c.card_type == "climax" and state._color_ok(c, None):
                 p, s = state.bonus_of(c)
-                if best is None or (s, p) > best[0]:
-                    best = ((s, p), c.code)
+                extra = 0.0
+                progs = state.progs_of(c)
+                if progs is not None:
+                    for prog in progs.get("climax"):
+                        s += prog.soul
+                        extra += prog.gain - prog.soul
+                if state.has_hooks.get("cx_placed"):
+                    extra += self._combo(state, c)
+                key = (s + extra, p)
+                if best is None or key > best[0]:
+                    best = (key, c.code)
         return ("place", best[1]) if best else ("skip",)
+
+    @staticmethod
+    def _combo(state: WSState, climax: CardRecord) -> float:
+        """What the stage's abilities triggered by placing ``climax`` would gain."""
+        total = 0.0
+        for s in range(5):
+            card = state.stage[s]
+            progs = state.progs_of(card) if card is not None else None
+            if progs is None:
+                continue
+            for prog in progs.get("cx_placed"):
+                if prog.arg is None or prog.arg(state, climax):
+                    total += max(0.0, prog.gain - prog.cost_value)
+        return total
 
     def d_attack(self, state: WSState) -> tuple:
         if state.attacks_left > 1:
@@ -165,7 +262,15 @@ class GreedyPilot(ScriptedPilot):
         return ("skip",)
 
     def d_encore(self, state: WSState) -> tuple:
-        return ("encore",)
+        """The cheapest encore: the default [3 stock] or the card's own / a granted one."""
+        options = state.options_encore()
+        best = None
+        best_v = 1e9
+        for opt in options[1:]:
+            v = DEFAULT_ENCORE_VALUE if len(opt) == 1 else sum(c.value for c in state.encores[opt[1]].cost)
+            if v < best_v:
+                best, best_v = opt, v
+        return best or ("skip",)
 
     def d_discard(self, state: WSState) -> tuple:
         return ("discard", self.worst_card(state).code)

@@ -2,27 +2,35 @@
 
 The player's deck plays against the goldfish: an empty stage (every attack is a direct attack,
 +1 soul) and a dummy 50-card deck holding ``dummy_climaxes`` climaxes that draws 5 at setup and 1 a
-turn, never clocks or plays, discards down to 7, refreshes and takes refresh damage. The player wins
-when the dummy reaches level 4; the player loses on reaching level 4 (clock + refresh damage) or
-when a refresh finds an empty waiting room.
+turn, never clocks or plays, discards down to 7, refreshes and takes refresh damage. With
+``dummy_pressure`` on (the default, GAMES.md §3 "Pressure") it also attacks on each of its turns:
+``dummy_attacks`` attacks (1 on the first player's first turn) of ``dummy_soul`` damage, each
+resolved through the player's real damage step. The player wins when the dummy reaches level 4;
+the player loses on reaching level 4 or when a refresh finds an empty waiting room.
 
-The rules are one generator (``WSState._setup`` and ``_my_turn`` in ``GoldfishState.script``), read
-top to bottom like the rulebook; it yields the kind of decision it needs and the pilot answers with
-an option tuple (see ``core.ScriptedState``).
+Printed abilities compiled by ``rules.ws.abilities`` are played when they can change a goldfish game
+(``rules.ws.engine.abilities`` decides which, ``rules.ws.engine.effects`` runs them).
+
+The rules are one generator (``WSState._setup``, ``_my_turn`` and ``_opp_turn`` in
+``GoldfishState.script``), read top to bottom like the rulebook; it yields the kind of decision it
+needs and the pilot answers with an option tuple (see ``core.ScriptedState``).
 Decision kinds and their options:
 
 - ``mulligan``: ``("discard", code)`` sets a hand card aside, ``("keep",)`` ends (the set-aside cards
   go to the waiting room and that many are drawn);
 - ``clock``: ``("clock", code)`` or ``("skip",)``;
 - ``level_up``: ``("level", code)`` — which of the 7 clock cards goes to the level zone;
-- ``main``: ``("play", code, slot)``, ``("event", code)``, ``("move", a, b)`` (swap / move between
-  stage slots 0-2 front, 3-4 back), ``("end",)``;
+- ``main``: ``("play", code, slot)``, ``("event", code)``, ``("act", slot, index)`` (a 【起】 ability
+  of the character in ``slot``), ``("move", a, b)`` (swap / move between stage slots 0-2 front, 3-4
+  back), ``("end",)``;
 - ``climax``: ``("place", code)`` or ``("skip",)``;
 - ``attack``: ``("attack", slot)`` or ``("end",)``;
 - triggers: ``draw`` / ``pool``: ``("yes",)`` / ``("no",)``; ``comeback`` / ``gate``:
   ``("take", code)`` / ``("skip",)``; ``choice``: ``("hand", code)`` / ``("stock", code)`` /
   ``("skip",)``; ``standby``: ``("place", code, slot)`` / ``("skip",)``;
-- ``encore``: ``("encore",)`` / ``("skip",)`` (pay 3 stock, back rested in the slot it left);
+- ``pay``: ``("yes",)`` / ``("no",)`` — pay an 【自】 ability's cost (``state.paying`` names it);
+- ``encore``: ``("encore",)`` (Encore [3 stock]), ``("encore", i)`` (the card's own or a granted
+  encore, ``state.encores[i]``) / ``("skip",)``;
 - ``discard``: ``("discard", code)`` at the end-of-turn hand limit.
 """
 from __future__ import annotations
@@ -35,6 +43,8 @@ from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
 from rules.engine.core import Deck, gettext_noop
 from rules.engine.goldfish import CodeNames, GoldfishState
 
+from .abilities import CardPrograms, Program, card_programs
+from .effects import AbilityRuntime, Ctx
 from .events import GAME
 
 OPENING_HAND = 5
@@ -43,10 +53,12 @@ ENCORE_COST = 3
 SLOTS = ("front-left", "front-center", "front-right", "back-left", "back-right")
 FRONT = (0, 1, 2)
 STAND, REST, REVERSED = 0, 1, 2
+NO_LIMIT = 99
 
 DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_type="climax")
 DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
                         level=0, cost=0, power=0, soul=0)
+_MISSING = object()
 
 
 def char_score(card: CardRecord) -> tuple:
@@ -55,7 +67,17 @@ def char_score(card: CardRecord) -> tuple:
 
 
 def climax_bonus(card: CardRecord) -> tuple[int, int]:
-    """``(power, soul)`` a climax gives all your characters: its structured ``climax_bonus`` effects."""
+    """``(power, soul)`` a climax gives all your characters while it is in the climax zone: its
+    compiled "all your characters" ability when it has one, else its structured ``climax_bonus``
+    effects."""
+    progs = card_programs(card) if card.card_type == "climax" else None
+    if progs is not None and progs.get("climax_cont"):
+        power = soul = 0
+        for prog in progs.get("climax_cont"):
+            if AbilityRuntime._global_climax(prog) or (prog.target is None and not prog.conds):
+                power += prog.power
+                soul += prog.soul
+        return power, soul
     power = soul = 0
     for eff in card.effects:
         if eff.get("kind") == "climax_bonus":
@@ -65,33 +87,61 @@ def climax_bonus(card: CardRecord) -> tuple[int, int]:
 
 
 def _deck_info(deck: Deck) -> dict[str, Any]:
-    """Per-deck precomputation: names and climax bonuses by code."""
+    """Per-deck precomputation: names, climax bonuses, pilot values and each card's played
+    abilities (``card_programs``) by code."""
     names: dict[str, str] = {DUMMY_CLIMAX.code: DUMMY_CLIMAX.name, DUMMY_CARD.code: DUMMY_CARD.name}
     bonus: dict[str, tuple[int, int]] = {}
+    progs: dict[str, CardPrograms | None] = {}
+    hooks: dict[str, bool] = {}
+    cont_soul: set[str] = set()
+    special: set[str] = set()  # cards whose playability depends on abilities (hand level, requirement)
     for c in deck.main:
         names[c.code] = c.name
+        if c.code not in progs:
+            p = progs[c.code] = card_programs(c)
+            if p is not None:
+                for hook, items in p.by_hook.items():
+                    hooks[hook] = True
+                    for prog in items:
+                        if prog.where == "memory":
+                            hooks["memory"] = True
+                        if hook in ("cont", "climax_cont") and prog.soul:
+                            cont_soul.add(c.code)
+                if p.hand_level or p.play_req:
+                    special.add(c.code)
+                if p.encore:
+                    hooks["encore"] = True
         if c.card_type == "climax":
             bonus[c.code] = climax_bonus(c)
     # the greedy pilot's static wish to keep a card (see GreedyPilot.worst_card)
     values = {c.code: (-1.0 if c.card_type == "climax" else 0.5 if c.card_type == "event"
                        else 10.0 + (c.soul or 0) * 3 + (c.power or 0) / 5000) for c in deck.main}
+    for c in deck.main:
+        p = progs.get(c.code)
+        if c.card_type == "event" and p is not None and p.get("event"):
+            values[c.code] = 4.0 + sum(max(0.0, prog.gain) for prog in p.get("event"))
     scores = {c.code: char_score(c) for c in deck.main if c.card_type == "character"}
-    return {"names": names, "bonus": bonus, "values": values, "scores": scores}
+    return {"names": names, "bonus": bonus, "values": values, "scores": scores, "progs": progs, "hooks": hooks,
+            "cont_soul": frozenset(cont_soul), "special": frozenset(special)}
 
 
 _INFO = DeckCache(_deck_info)
 
 
-class WSState(CodeNames, GoldfishState):
+class WSState(AbilityRuntime, CodeNames, GoldfishState):
     """One goldfish game of Weiß Schwarz. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
-    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_climaxes": 8}
+    DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_climaxes": 8, "dummy_pressure": "on",
+                                                 "dummy_attacks": 3, "dummy_soul": 2}
     COUNTERS = (
         "games", "went_first", "attacks", "attack_soul", "damage_events", "damage_dealt", "cancels", "shots",
         "shot_damage", "refreshes", "refresh_damage", "opp_refreshes", "opp_refresh_damage", "clocked",
         "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
         "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
+        "opp_attacks", "damage_taken", "damage_taken_events", "damage_taken_cancels",
+        "abilities", "ability_costs", "activations", "burns", "burn_damage", "burn_cancels", "healed", "searched",
+        "fx_stock", "fx_soul", "fx_placed", "brainstorms", "brainstorm_climaxes",
     ) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
                                        "gate", "choice", "standby"))
     PER_TURN = {"damage": "damage_dealt"}
@@ -102,9 +152,21 @@ class WSState(CodeNames, GoldfishState):
         self.bonus: dict[str, tuple[int, int]] = info["bonus"]
         self.values: dict[str, float] = info["values"]
         self.scores: dict[str, tuple] = info["scores"]
+        self.progs: dict[str, CardPrograms | None] = info["progs"]
+        self.has_hooks: dict[str, bool] = info["hooks"]
+        self.cont_soul_codes: frozenset[str] = info["cont_soul"]
+        self.special_codes: frozenset[str] = info["special"]
         n_cx = int(opts.get("dummy_climaxes", 8))
         if not 0 <= n_cx <= 50:
             raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
+        pressure = str(opts.get("dummy_pressure", "on")).lower()
+        if pressure not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"dummy_pressure must be on or off (got {opts.get('dummy_pressure')!r})")
+        self.pressure = pressure in ("on", "true", "1", "yes")
+        self.dummy_attacks = int(opts.get("dummy_attacks", 3))
+        self.dummy_soul = int(opts.get("dummy_soul", 2))
+        if not 0 <= self.dummy_attacks <= 10 or not 0 <= self.dummy_soul <= 10:
+            raise ValueError("dummy_attacks and dummy_soul must be between 0 and 10")
         # the player's zones
         self.clock: list[CardRecord] = []
         self.level: list[CardRecord] = []
@@ -115,23 +177,37 @@ class WSState(CodeNames, GoldfishState):
         self.stage: list[CardRecord | None] = [None] * 5
         self.stage_state: list[int] = [STAND] * 5
         self.entered: list[bool] = [False] * 5
+        self.slot_soul: list[int] = [0] * 5  # soul given until the end of the turn, per slot
         # the goldfish's zones
         self.odeck: list[CardRecord] = [DUMMY_CLIMAX] * n_cx + [DUMMY_CARD] * (50 - n_cx)
         self.ohand: list[CardRecord] = []
         self.oclock: list[CardRecord] = []
         self.olevel: list[CardRecord] = []
         self.owaiting: list[CardRecord] = []
+        self.omemory: list[CardRecord] = []
         self.orevealed: list[CardRecord] = []  # damage being revealed
+        self.revealed: list[CardRecord] = []  # the player's damage being revealed
         # bookkeeping
         self.oturn = 0
         self.attacks_left = 0
+        self.attacking: int | None = None
         self.soul_bonus = 0
         self.power_bonus = 0
         self.pen_me = 0
         self.pen_opp = 0
         self._opp_active = False
+        self.used: dict[tuple, int] = {}  # uses of limited abilities this turn
+        self.paying: tuple[Program, Ctx] | None = None  # the ability whose cost the pilot decides
+        self.encores: list[Program] = []  # the encore costs offered (decision ``encore``)
+        self.encore_ctx: Ctx | None = None
 
     # -- helpers -------------------------------------------------------------------------------
+    def progs_of(self, card: CardRecord) -> CardPrograms | None:
+        p = self.progs.get(card.code, _MISSING)
+        if p is _MISSING:
+            return card_programs(card)
+        return p  # type: ignore[return-value]
+
     def bonus_of(self, card: CardRecord) -> tuple[int, int]:
         b = self.bonus.get(card.code)
         return climax_bonus(card) if b is None else b
@@ -152,14 +228,35 @@ class WSState(CodeNames, GoldfishState):
             out.update(c.colors)
         return out
 
+    def play_level(self, card: CardRecord) -> int:
+        """The card's level in hand: printed, changed by its own 【永】 abilities (``レベルを-1``)."""
+        lv = card.level or 0
+        if card.code in self.special_codes:
+            p = self.progs_of(card)
+            if p is not None:
+                ctx = Ctx(card)
+                for prog in p.hand_level:
+                    if all(c(self, ctx) for c in prog.conds):
+                        lv += prog.arg["level"]
+        return lv
+
     def can_play(self, card: CardRecord, colors: set[str] | None = None) -> bool:
-        """Level, stock cost and color requirement (level-0 cards ignore color)."""
+        """Level, stock cost, color requirement (level-0 cards ignore color) and the card's own
+        play requirement; counter events are never played in the main phase."""
         if card.card_type == "climax":
             return self._color_ok(card, colors)
-        lv = card.level or 0
+        if card.counter and card.card_type == "event":
+            return False
+        lv = self.play_level(card) if card.code in self.special_codes else (card.level or 0)
         if lv > len(self.level) or (card.cost or 0) > len(self.stock):
             return False
-        return lv == 0 or self._color_ok(card, colors)
+        if card.code in self.special_codes:
+            p = self.progs_of(card)
+            if p is not None and p.play_req:
+                ctx = Ctx(card)
+                if not all(c(self, ctx) for c in p.play_req):
+                    return False
+        return lv <= 0 or self._color_ok(card, colors)
 
     def _color_ok(self, card: CardRecord, colors: set[str] | None) -> bool:
         if not card.colors:
@@ -172,7 +269,12 @@ class WSState(CodeNames, GoldfishState):
 
     def soul_of(self, slot: int) -> int:
         card = self.stage[slot]
-        return (card.soul or 0) + self.soul_bonus if card is not None else 0
+        if card is None:
+            return 0
+        soul = (card.soul or 0) + self.soul_bonus + self.slot_soul[slot]
+        if self.cont_soul_codes:
+            soul += self.cont_soul(slot)
+        return soul
 
     def power_of(self, slot: int) -> int:
         card = self.stage[slot]
@@ -182,12 +284,13 @@ class WSState(CodeNames, GoldfishState):
         return {"deck": self.deck, "hand": self.hand, "clock": self.clock, "level": self.level,
                 "stock": self.stock, "waiting": self.waiting, "memory": self.memory,
                 "climax": [] if self.climax is None else [self.climax],
-                "resolving": self.resolving + self._aside, "stage": [c for c in self.stage if c is not None]}
+                "resolving": self.resolving + self._aside + self.revealed,
+                "stage": [c for c in self.stage if c is not None]}
 
     def goldfish_zones(self) -> dict[str, list[CardRecord]]:
         """The goldfish's cards (its 50-card dummy deck), wherever they are."""
         return {"deck": self.odeck, "hand": self.ohand, "clock": self.oclock, "level": self.olevel,
-                "waiting": self.owaiting, "revealed": self.orevealed}
+                "waiting": self.owaiting, "revealed": self.orevealed, "memory": self.omemory}
 
     # -- decks and refreshes -------------------------------------------------------------------
     def _refill(self) -> None:
@@ -255,6 +358,8 @@ class WSState(CodeNames, GoldfishState):
                 self.say("me", "level up", "level_up", card=self.name(code), level=len(self.level))
             if len(self.level) >= 4:
                 self._end("loss", gettext_noop("reached level 4"))
+            if self.has_hooks.get("level_up"):
+                yield from self.fire_stage("level_up")
 
     def _level_up_opp(self) -> None:
         while len(self.oclock) >= 7:
@@ -292,6 +397,8 @@ class WSState(CodeNames, GoldfishState):
             if self.log is not None:
                 self.say("me", "damage", "refresh_damage", card=self.name(card.code))
             yield from self._level_up_me()
+            if self.has_hooks.get("refresh"):
+                yield from self.fire_stage("refresh")
 
     # -- the game ------------------------------------------------------------------------------
     def _setup(self) -> Generator[str, tuple, None]:
@@ -319,9 +426,14 @@ class WSState(CodeNames, GoldfishState):
             if self.pen_me or self.pen_opp:
                 yield from self._settle()
 
-    def _opp_turn(self, first: bool = False) -> None:
+    def _opp_turn(self, first: bool = False) -> Generator[str, tuple, None] | None:
+        """The goldfish's turn: it draws 1 (refresh damage during its own draw), attacks when
+        ``dummy_pressure`` is on (1 attack on the first player's first turn, else
+        ``dummy_attacks``), then discards down to 7."""
         self.oturn += 1
         self._opp_active = True
+        if self.used:
+            self.used.clear()
         card = self._otop()
         self.ohand.append(card)
         if self.log is not None:
@@ -333,6 +445,19 @@ class WSState(CodeNames, GoldfishState):
             if self.log is not None:
                 self.say("opp", "damage", "opp_refresh_damage")
             self._level_up_opp()
+        if self.pressure and self.dummy_attacks:
+            return self._opp_attacks(first)
+        self._opp_end()
+        return None
+
+    def _opp_attacks(self, first: bool) -> Generator[str, tuple, None]:
+        attacks = 1 if first else self.dummy_attacks
+        for _ in range(attacks):
+            self.counters["opp_attacks"] += 1
+            yield from self._take_damage(self.dummy_soul, "attack")
+        self._opp_end()
+
+    def _opp_end(self) -> None:
         # Decision: the goldfish discards its earliest-drawn cards down to 7.
         while len(self.ohand) > HAND_LIMIT:
             self.owaiting.append(self.ohand.pop(0))
@@ -340,9 +465,46 @@ class WSState(CodeNames, GoldfishState):
                 self.say("opp", "discard", "opp_discard")
         self._opp_active = False
 
+    def _take_damage(self, amount: int, what: str = "attack") -> Generator[str, tuple, None]:
+        """The player's damage step: reveal ``amount`` cards from the deck one at a time; a climax
+        cancels (all revealed cards to the waiting room), else they all go to the clock; then the
+        level-ups and any refresh damage."""
+        if amount <= 0:
+            return
+        c = self.counters
+        c["damage_taken_events"] += 1
+        revealed = self.revealed
+        for _ in range(amount):
+            card = self.deck.pop()
+            revealed.append(card)  # out of the deck and the waiting room while revealed
+            if not self.deck:
+                self._refill()
+            if card.card_type == "climax":
+                self.waiting.extend(revealed)
+                if self.log is not None:
+                    self.say("opp", "cancel", "cancel_taken", what=what, amount=amount, count=len(revealed))
+                revealed.clear()
+                c["damage_taken_cancels"] += 1
+                if self.pen_me or self.pen_opp:
+                    yield from self._settle()
+                return
+        self.clock.extend(revealed)
+        c["damage_taken"] += amount
+        revealed.clear()
+        if self.log is not None:
+            self.say("opp", "damage", "damage_taken", what=what, amount=amount, clock=len(self.clock),
+                     level=len(self.level))
+        if len(self.clock) >= 7:
+            yield from self._level_up_me()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
+
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
         log = self.log
+        hooks = self.has_hooks
+        if self.used:
+            self.used.clear()
         # 1. stand
         stage = self.stage
         self.stage_state[:] = (STAND,) * 5
@@ -351,6 +513,8 @@ class WSState(CodeNames, GoldfishState):
         if log is not None:
             self.say("me", "turn", "turn", turn=turn, level=len(self.level), clock=len(self.clock),
                      stock=len(self.stock), hand=len(self.hand), deck=len(self.deck))
+        if hooks.get("start:draw_phase"):
+            yield from self.fire_stage("start:draw_phase")
         self._draw(1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
@@ -368,6 +532,8 @@ class WSState(CodeNames, GoldfishState):
                 if self.pen_me or self.pen_opp:
                     yield from self._settle()
         # 4. main
+        if hooks.get("start:main_phase"):
+            yield from self.fire_stage("start:main_phase")
         self._note_playable(turn)
         while True:
             choice = yield "main"
@@ -377,23 +543,27 @@ class WSState(CodeNames, GoldfishState):
             if kind == "play":
                 yield from self._play_character(choice[1], choice[2])
             elif kind == "event":
-                card = take(self.hand, choice[1])
-                self._pay(card.cost or 0)
-                self.waiting.append(card)
-                self.counters["events_played"] += 1
-                if log is not None:
-                    self.say("me", "play", "event", card=self.name(card.code))
+                yield from self._play_event(choice[1])
+            elif kind == "act":
+                yield from self._activate(choice[1], choice[2])
             elif kind == "move":
                 a, b = choice[1], choice[2]
+                if not (0 <= a < 5 and 0 <= b < 5) or a == b or (stage[a] is None and stage[b] is None):
+                    raise ValueError(f"cannot move {a} <-> {b}")
                 stage[a], stage[b] = stage[b], stage[a]
                 st = self.stage_state
                 st[a], st[b] = st[b], st[a]
                 en = self.entered
                 en[a], en[b] = en[b], en[a]
+                ss = self.slot_soul
+                ss[a], ss[b] = ss[b], ss[a]
                 if log is not None:
                     self.say("me", "move", "move", slot=SLOTS[a], slot2=SLOTS[b])
-            # (playability only shrinks during the main phase: nothing enters the hand there)
+            else:
+                raise ValueError(f"unknown main-phase action {choice!r}")
         # 5. climax
+        if hooks.get("start:climax_phase"):
+            yield from self.fire_stage("start:climax_phase")
         for c in self.hand:
             if c.card_type == "climax":
                 if c.code not in self.first_playable and self._color_ok(c, None):
@@ -402,31 +572,45 @@ class WSState(CodeNames, GoldfishState):
             choice = yield "climax"
             if choice[0] == "place":
                 card = take(self.hand, choice[1])
+                if not self._color_ok(card, None):
+                    self.hand.append(card)
+                    raise ValueError(f"{card.code} cannot be placed now (color)")
                 self.climax = card
                 self.power_bonus, self.soul_bonus = self.bonus_of(card)
                 self.counters["climaxes_placed"] += 1
                 if log is not None:
                     self.say("me", "climax", "climax", card=self.name(card.code), power=self.power_bonus,
                              soul=self.soul_bonus)
+                if hooks.get("climax"):
+                    yield from self.fire("climax", card)
+                if hooks.get("cx_placed"):
+                    yield from self.fire_stage("cx_placed", card)
         # 6. attack
-        self.attacks_left = 1 if (turn == 1 and self.went_first) else 3
+        if hooks.get("start:attack_phase"):
+            yield from self.fire_stage("start:attack_phase")
+        self.attacks_left = 1 if (turn == 1 and self.went_first) else NO_LIMIT
         while self.attacks_left > 0 and self._has_attacker():
             choice = yield "attack"
             if choice[0] == "end":
                 break
             yield from self._attack(choice[1])
         # encore step: the turn player's reversed characters, then the goldfish's (it has none)
+        if hooks.get("start:encore_step"):
+            yield from self.fire_stage("start:encore_step")
         if REVERSED in self.stage_state:
             for s in range(5):
                 if stage[s] is not None and self.stage_state[s] == REVERSED:
                     yield from self._leave_stage(s, "reversed")
         # 7. end
+        if hooks.get("end:turn"):
+            yield from self.fire_stage("end:turn")
         if self.climax is not None:
             self.waiting.append(self.climax)
             if log is not None:
                 self.say("me", "end", "climax_end", card=self.name(self.climax.code))
             self.climax = None
         self.power_bonus = self.soul_bonus = 0
+        self.slot_soul[:] = (0,) * 5
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
             self._discard(code, self.waiting)
@@ -437,9 +621,14 @@ class WSState(CodeNames, GoldfishState):
         lv = len(self.level)
         stock = len(self.stock)
         colors = None
+        special = self.special_codes
         for c in self.hand:
             code = c.code
             if code in fp or c.card_type == "climax":
+                continue
+            if code in special or (c.counter and c.card_type == "event"):
+                if self.can_play(c):
+                    fp[code] = turn
                 continue
             level = c.level or 0
             if level > lv or (c.cost or 0) > stock:
@@ -466,56 +655,203 @@ class WSState(CodeNames, GoldfishState):
         for _ in range(n):
             self.waiting.append(self.stock.pop())  # stock is paid from the top
 
+    def _take_playable(self, code: str, card_type: str) -> CardRecord:
+        """The first copy of ``code`` in hand that can be played now (copies of one code are one
+        card in real data; test decks may differ)."""
+        hand = self.hand
+        for i, c in enumerate(hand):
+            if c.code == code and c.card_type == card_type and self.can_play(c):
+                return hand.pop(i)
+        raise ValueError(f"{code} cannot be played now (level, cost, color, or a counter)")
+
     def _play_character(self, code: str, slot: int) -> Generator[str, tuple, None]:
-        card = take(self.hand, code)
-        if not self.can_play(card):
-            self.hand.append(card)
-            raise ValueError(f"{code} cannot be played now (level, cost or color)")
+        if not 0 <= slot < 5:
+            raise ValueError(f"no slot {slot}")
+        card = self._take_playable(code, "character")
         self._pay(card.cost or 0)
         self.counters["characters_played"] += 1
         if self.log is not None:
             self.say("me", "play", "play", card=self.name(code), slot=SLOTS[slot], level=card.level, cost=card.cost)
         if self.stage[slot] is not None:
+            self.resolving.append(card)  # in transit while the replaced character leaves
             yield from self._leave_stage(slot, "replaced", occupied_after=True)
+            self.resolving.remove(card)
         self.stage[slot] = card
         self.stage_state[slot] = STAND
         self.entered[slot] = True
+        self.slot_soul[slot] = 0
+        if self.progs.get(code, _MISSING) is not None:
+            yield from self.fire("placed", card, slot, how="hand")
+        if self.has_hooks.get("other_placed"):
+            yield from self.fire_stage("other_placed", card, slot, how="hand")
+
+    def _play_event(self, code: str) -> Generator[str, tuple, None]:
+        """Play an event: level, color, cost and its play requirement are checked like a
+        character's (a counter event is never played in the main phase); its played abilities
+        resolve; then it goes to the waiting room unless an effect moved it."""
+        card = self._take_playable(code, "event")
+        self._pay(card.cost or 0)
+        self.counters["events_played"] += 1
+        self.resolving.append(card)
+        progs = self.progs_of(card)
+        events = progs.get("event") if progs is not None else ()
+        if self.log is not None:
+            self.say("me", "play", "event_played" if events else "event", card=self.name(code))
+        for prog in events:
+            ctx = Ctx(card, None, prog.needs_optional)
+            yield from self.run_program(prog, ctx)
+        if any(c is card for c in self.resolving):
+            self.resolving.remove(card)
+            self.waiting.append(card)
+        if self.has_hooks.get("event_played"):
+            yield from self.fire_stage("event_played")
+
+    def options_act(self) -> list[tuple]:
+        """The 【起】 abilities usable now: ``("act", slot, index)``."""
+        out: list[tuple] = []
+        if not self.has_hooks.get("act"):
+            return out
+        for s in range(5):
+            card = self.stage[s]
+            if card is None:
+                continue
+            progs = self.progs_of(card)
+            if progs is None:
+                continue
+            for i, prog in enumerate(progs.get("act")):
+                if self.can_activate(prog, s):
+                    out.append(("act", s, i))
+        return out
+
+    def can_activate(self, prog: Program, slot: int) -> bool:
+        card = self.stage[slot]
+        ctx = Ctx(card, slot)  # type: ignore[arg-type]
+        if prog.limit and self.used.get((prog.code, prog.index, slot), 0) >= prog.limit:
+            return False
+        if not all(c(self, ctx) for c in prog.conds):
+            return False
+        return all(c.can(self, ctx) for c in prog.cost)
+
+    def _activate(self, slot: int, index: int) -> Generator[str, tuple, None]:
+        card = self.stage[slot] if 0 <= slot < 5 else None
+        progs = self.progs_of(card) if card is not None else None
+        acts = progs.get("act") if progs is not None else ()
+        if not 0 <= index < len(acts) or not self.can_activate(acts[index], slot):
+            raise ValueError(f"no usable 【起】 ability {index} on {SLOTS[slot] if 0 <= slot < 5 else slot}")
+        prog = acts[index]
+        ctx = Ctx(card, slot, prog.needs_optional)  # type: ignore[arg-type]
+        self.counters["activations"] += 1  # (run_program pays an activated ability's cost)
+        yield from self.run_program(prog, ctx)
+        if self.has_hooks.get("act_used"):
+            yield from self.fire_stage("act_used")
+        if self.has_hooks.get("brainstorm_used") and "brainstorm" in prog.kinds:
+            yield from self.fire_stage("brainstorm_used")
 
     def _leave_stage(self, slot: int, why: str, occupied_after: bool = False) -> Generator[str, tuple, None]:
-        """A character goes from the stage to the waiting room; its default Encore [3 stock] may
-        bring it back rested to the slot it left. Decision: a replaced character cannot encore
-        (its slot is taken by the new character)."""
+        """A character goes from the stage to the waiting room; an encore — the default Encore
+        [3 stock], its own 【自】アンコール or one a 【永】 ability gives it — may bring it back rested
+        to the slot it left. Decision: a replaced character cannot encore (its slot is taken by the
+        new character)."""
         card = self.stage[slot]
         self.stage[slot] = None
+        self.stage_state[slot] = STAND
+        self.slot_soul[slot] = 0
         self.waiting.append(card)  # type: ignore[arg-type]
         if self.log is not None:
             self.say("me", "waiting", "waiting", card=self.name(card.code), why=why)  # type: ignore[union-attr]
-        if not occupied_after and len(self.stock) >= ENCORE_COST:
-            choice = yield "encore"
-            if choice[0] == "encore":
-                self._pay(ENCORE_COST)
-                self.waiting.remove(card)  # type: ignore[arg-type]
-                self.stage[slot] = card
-                self.stage_state[slot] = REST
-                self.counters["encores"] += 1
-                if self.log is not None:
-                    self.say("me", "encore", "encore", card=self.name(card.code), slot=SLOTS[slot])  # type: ignore[union-attr]
+        if self.has_hooks.get("leave"):
+            yield from self.fire("leave", card, slot)  # type: ignore[arg-type]
+        if occupied_after or self.stage[slot] is not None or not any(c is card for c in self.waiting):
+            return
+        self.encores = self._encore_costs(card, slot) if self.has_hooks.get("encore") or self.has_hooks.get(
+            "cont") else []
+        ctx = self.encore_ctx = Ctx(card, slot)  # type: ignore[arg-type]
+        payable = [i for i, p in enumerate(self.encores) if all(c.can(self, ctx) for c in p.cost)]
+        if len(self.stock) < ENCORE_COST and not payable:
+            return
+        choice = yield "encore"
+        if choice[0] != "encore":
+            return
+        if len(choice) > 1:
+            if choice[1] not in payable:
+                raise ValueError(f"encore {choice[1]} cannot be paid")
+            for c in self.encores[choice[1]].cost:
+                g = c.pay(self, ctx)
+                if g is not None:
+                    yield from g
+        else:
+            self._pay(ENCORE_COST)
+        if not any(c is card for c in self.waiting) or self.stage[slot] is not None:
+            return
+        self.waiting.remove(card)  # type: ignore[arg-type]
+        self.stage[slot] = card
+        self.stage_state[slot] = REST
+        self.counters["encores"] += 1
+        if self.log is not None:
+            self.say("me", "encore", "encore", card=self.name(card.code), slot=SLOTS[slot])  # type: ignore[union-attr]
+
+    def _encore_costs(self, card: CardRecord, slot: int) -> list[Program]:
+        """The card's own encore abilities and those 【永】 abilities of the stage (or the clock's
+        top card) give it, judged as it was on the stage."""
+        out: list[Program] = []
+        progs = self.progs_of(card)
+        if progs is not None:
+            out.extend(progs.encore)
+        self.stage[slot] = card  # look back: conditions read the stage as it was
+        try:
+            for s in range(5):
+                src = self.stage[s]
+                p = self.progs_of(src) if src is not None else None
+                if p is None:
+                    continue
+                for prog in p.get("cont"):
+                    if self._grants_encore_to(prog, src, s, slot):  # type: ignore[arg-type]
+                        out.append(Program(prog.code, prog.index, "encore", prog.text, cost=prog.arg["encore"]))
+            if self.clock:
+                top = self.clock[-1]
+                p = self.progs_of(top)
+                if p is not None:
+                    for prog in p.get("cont"):
+                        if prog.where == "clock_top" and self._grants_encore_to(prog, top, None, slot):
+                            out.append(Program(prog.code, prog.index, "encore", prog.text, cost=prog.arg["encore"]))
+        finally:
+            self.stage[slot] = None
+        return out
+
+    def _grants_encore_to(self, prog: Program, src: CardRecord, s: int | None, slot: int) -> bool:
+        arg = prog.arg or {}
+        target = arg.get("encore_target")
+        if arg.get("encore") is None or target is None:
+            return False
+        ctx = Ctx(src, s)
+        if target.ref == "this":
+            ok = s == slot
+        elif target.zone == "stage":
+            ok = slot in target.stage_slots(self, ctx)
+        else:
+            ok = False
+        return ok and all(c(self, ctx) for c in prog.conds)
 
     def _attack(self, slot: int) -> Generator[str, tuple, None]:
         log = self.log
         c = self.counters
-        if self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT:
-            raise ValueError(f"no standing front-row character in {SLOTS[slot]}")
+        if not 0 <= slot < 5 or self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT:
+            raise ValueError(f"no standing front-row character in slot {slot}")
         self.attacks_left -= 1
         self.stage_state[slot] = REST
         attacker = self.stage[slot]
         c["attacks"] += 1
+        self.attacking = slot
         # declare: the goldfish stage is empty, so it is a direct attack (+1 soul)
-        soul = self.soul_of(slot) + 1
         if log is not None:
             self.say("me", "attack", "attack", card=self.name(attacker.code), slot=SLOTS[slot],
-                     power=self.power_of(slot), soul=soul - 1)
+                     power=self.power_of(slot), soul=self.soul_of(slot))
+        if self.progs.get(attacker.code, _MISSING) is not None:
+            yield from self.fire("attack", attacker, slot)
+        if self.has_hooks.get("other_attack"):
+            yield from self.fire_stage("other_attack", attacker, slot)
         # trigger step
+        icon_soul = 0
         card = self._top()
         self.resolving.append(card)
         shot = False
@@ -524,7 +860,7 @@ class WSState(CodeNames, GoldfishState):
             key = "trigger_" + icon
             c[key] = c.get(key, 0) + 1
             if icon == "soul":
-                soul += 1
+                icon_soul += 1
             elif icon == "draw":
                 if (yield "draw")[0] == "yes":
                     self._draw(1, "draw trigger")
@@ -541,41 +877,8 @@ class WSState(CodeNames, GoldfishState):
                         self.say("me", "trigger", "treasure")
             elif icon == "shot":
                 shot = True
-            elif icon == "comeback":
-                if any(x.card_type == "character" for x in self.waiting):
-                    choice = yield "comeback"
-                    if choice[0] == "take":
-                        self.hand.append(take(self.waiting, choice[1]))
-                        if log is not None:
-                            self.say("me", "trigger", "comeback", card=self.name(choice[1]))
-            elif icon == "gate":
-                if any(x.card_type == "climax" for x in self.waiting):
-                    choice = yield "gate"
-                    if choice[0] == "take":
-                        self.hand.append(take(self.waiting, choice[1]))
-                        if log is not None:
-                            self.say("me", "trigger", "gate", card=self.name(choice[1]))
-            elif icon == "choice":
-                if any(x.card_type == "character" and "soul" in x.triggers for x in self.waiting):
-                    choice = yield "choice"
-                    if choice[0] != "skip":
-                        got = take(self.waiting, choice[1])
-                        (self.hand if choice[0] == "hand" else self.stock).append(got)
-                        if log is not None:
-                            self.say("me", "trigger", "choice", card=self.name(choice[1]), dest=choice[0])
-            elif icon == "standby":
-                lim = len(self.level) + 1
-                if any(x.card_type == "character" and (x.level or 0) <= lim for x in self.waiting):
-                    choice = yield "standby"
-                    if choice[0] == "place":
-                        got = take(self.waiting, choice[1])
-                        s = choice[2]
-                        if self.stage[s] is not None:
-                            yield from self._leave_stage(s, "replaced", occupied_after=True)
-                        self.stage[s] = got
-                        self.stage_state[s] = REST
-                        if log is not None:
-                            self.say("me", "trigger", "standby", card=self.name(choice[1]), slot=SLOTS[s])
+            elif icon != "return":
+                yield from self._icon_effect(icon, card)
             # "return" targets an opponent's character: the goldfish stage is empty, nothing happens
         self.resolving.remove(card)
         if to_hand:
@@ -585,10 +888,13 @@ class WSState(CodeNames, GoldfishState):
         if log is not None:
             icons = "+".join(card.triggers) or "no icon"
             self.say("me", "trigger", "trigger_check", card=self.name(card.code), icons=icons,
-                     dest="hand" if to_hand else "stock", soul=soul)
+                     dest="hand" if to_hand else "stock", soul=self.soul_of(slot) + icon_soul + 1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
-        # damage step
+        if card.card_type == "climax" and self.has_hooks.get("trigger_climax"):
+            yield from self.fire_stage("trigger_climax")
+        # damage step: the soul as it is now (abilities resolved above may have changed it)
+        soul = (self.soul_of(slot) if self.stage[slot] is attacker else (attacker.soul or 0)) + icon_soul + 1
         c["attack_soul"] += soul
         c["damage_events"] += 1
         dealt = self._damage(soul)
@@ -601,8 +907,64 @@ class WSState(CodeNames, GoldfishState):
                 d2 = self._damage(1, "shot")
                 c["shot_damage"] += d2
                 c["damage_dealt"] += d2
+            if self.has_hooks.get("cancelled") and self.stage[slot] is attacker:
+                yield from self.fire("cancelled", attacker, slot, placed_this_turn=self.entered[slot])
+        self.attacking = None
         if self.pen_me or self.pen_opp:
             yield from self._settle()
+
+    def _icon_effect(self, icon: str, card: CardRecord | None) -> Generator[str, tuple, None]:
+        """The effect of a trigger icon other than soul, shot and pool (a trigger check or an
+        effect that performs it)."""
+        log = self.log
+        if icon == "draw":
+            if (yield "draw")[0] == "yes":
+                self._draw(1, "draw trigger")
+        elif icon in ("pool", "treasure"):
+            if self.deck and (yield "pool")[0] == "yes":
+                self.stock.append(self._top())
+                if log is not None:
+                    self.say("me", "trigger", icon)
+        elif icon == "comeback":
+            if any(x.card_type == "character" for x in self.waiting):
+                choice = yield "comeback"
+                if choice[0] == "take":
+                    self.hand.append(take(self.waiting, choice[1]))
+                    if log is not None:
+                        self.say("me", "trigger", "comeback", card=self.name(choice[1]))
+        elif icon == "gate":
+            if any(x.card_type == "climax" for x in self.waiting):
+                choice = yield "gate"
+                if choice[0] == "take":
+                    self.hand.append(take(self.waiting, choice[1]))
+                    if log is not None:
+                        self.say("me", "trigger", "gate", card=self.name(choice[1]))
+        elif icon == "choice":
+            if any(x.card_type == "character" and "soul" in x.triggers for x in self.waiting):
+                choice = yield "choice"
+                if choice[0] != "skip":
+                    got = take(self.waiting, choice[1])
+                    (self.hand if choice[0] == "hand" else self.stock).append(got)
+                    if log is not None:
+                        self.say("me", "trigger", "choice", card=self.name(choice[1]), dest=choice[0])
+        elif icon == "standby":
+            lim = len(self.level) + 1
+            if any(x.card_type == "character" and (x.level or 0) <= lim for x in self.waiting):
+                choice = yield "standby"
+                if choice[0] == "place":
+                    got = take(self.waiting, choice[1])
+                    s = choice[2]
+                    if self.stage[s] is not None:
+                        self.resolving.append(got)
+                        yield from self._leave_stage(s, "replaced", occupied_after=True)
+                        self.resolving.remove(got)
+                    self.stage[s] = got
+                    self.stage_state[s] = REST
+                    self.slot_soul[s] = 0
+                    if log is not None:
+                        self.say("me", "trigger", "standby", card=self.name(choice[1]), slot=SLOTS[s])
+                    if self.progs.get(got.code, _MISSING) is not None:
+                        yield from self.fire("placed", got, s, how="waiting_room")
 
     def _damage(self, amount: int, what: str = "damage") -> int:
         """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
@@ -650,6 +1012,7 @@ class WSState(CodeNames, GoldfishState):
                 out.extend(("play", code, s) for s in range(5))
             else:
                 out.append(("event", code))
+        out.extend(self.options_act())
         stage = self.stage
         for a in range(5):
             for b in range(a + 1, 5):
@@ -668,6 +1031,7 @@ class WSState(CodeNames, GoldfishState):
         return [("yes",), ("no",)]
 
     options_pool = options_draw
+    options_pay = options_draw
 
     def options_comeback(self) -> list[tuple]:
         return [("skip",)] + [("take", code) for code in distinct_codes(
@@ -687,7 +1051,13 @@ class WSState(CodeNames, GoldfishState):
         return [("skip",)] + [("place", code, s) for code in codes for s in range(5)]
 
     def options_encore(self) -> list[tuple]:
-        return [("skip",), ("encore",)]
+        out: list[tuple] = [("skip",)]
+        if len(self.stock) >= ENCORE_COST:
+            out.append(("encore",))
+        ctx = self.encore_ctx
+        if self.encores and ctx is not None:
+            out.extend(("encore", i) for i, p in enumerate(self.encores) if all(c.can(self, ctx) for c in p.cost))
+        return out
 
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
@@ -697,6 +1067,13 @@ class WSState(CodeNames, GoldfishState):
             return f"move {SLOTS[option[1]]} <-> {SLOTS[option[2]]}"
         if verb == "attack":
             return f"attack with {SLOTS[option[1]]}"
+        if verb == "act":
+            card = self.stage[option[1]]
+            return f"use {self.name(card.code) if card else '?'}'s 【起】 ability {option[2]}"
+        if kind == "pay" and self.paying is not None:
+            return f"{verb}: pay the cost of {self.name(self.paying[0].code)}'s ability"
+        if verb == "encore" and len(option) > 1:
+            return f"encore: {self.encores[option[1]].text[:40]}"
         if verb == "place" and kind == "standby":
             return f"standby {self.name(option[1])} to {SLOTS[option[2]]}"
         if len(option) > 1:
