@@ -152,11 +152,11 @@ class Generator:
         title = f"Synthetic Title {set_no % 40}"
         d: dict[str, Any] = {
             "code": f"SYN-CH{set_no:03d}-{i:06d}", "set_code": f"SYN-CH{set_no:03d}", "card_type": ctype,
-            "title": title, "attributes": [r.choice(g.CHAOS_ATTRIBUTES)],
+            "attributes": [r.choice(g.CHAOS_ATTRIBUTES)],
         }
         if ctype in ("character", "extra"):
             person = self.name()
-            d["person"] = person
+            d["title"], d["person"] = title, person  # the title is the epithet: characters and EXTRAs only
             d["name"] = f"{title} 「{person}」"
             d["gender"] = r.choices(g.CHAOS_GENDERS, (55, 40, 5))[0]
             d["atk"] = r.choices(range(8), (3, 10, 20, 25, 20, 12, 6, 4))[0] + (1 if ctype == "extra" else 0)
