@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",  # Content-Security-Policy with a nonce per request
     # Static files in production (DJANGO_DEBUG=0) from STATIC_ROOT after `manage.py collectstatic`,
     # compressed and cached, with no web server in front needed; runserver serves them in development.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
