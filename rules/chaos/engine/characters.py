@@ -14,9 +14,10 @@ def identity(card: CardRecord) -> str:
 
 
 class Char:
-    """A character on the field: top card, current ATK/DEF, direction, face-down, damage, stack."""
+    """A character on the field: top card, current ATK/DEF, direction, face-down, damage, stack and
+    the Set cards equipped to it."""
 
-    __slots__ = ("card", "atk", "dfn", "state", "face_down", "dmg", "under", "level")
+    __slots__ = ("card", "atk", "dfn", "state", "face_down", "dmg", "under", "level", "sets")
 
     def __init__(self, card: CardRecord, atk: int, dfn: int) -> None:
         self.card = card
@@ -27,6 +28,7 @@ class Char:
         self.dmg = 0
         self.under: list[CardRecord] = []
         self.level = 0
+        self.sets: list[CardRecord] = []
 
 
 def partner_char(card: CardRecord) -> Char:

@@ -19,6 +19,12 @@ EVENTS = event_messages(GAME, {
     "extra": gettext_noop("EXTRA {card} ({atk}/{dfn}) on {slot}"),
     "attack": gettext_noop("{card} attacks ({atk} ATK); the dummy does not defend"),
     "deck_damage": gettext_noop("deck damage {amount}: {count} card(s) milled; {left} left"),
+    "levelup_extra": gettext_noop("level up: {card} on the EXTRA in {slot} ({discarded} discarded) → {atk}/{dfn}, standing"),
+    "event": gettext_noop("event {card}"),
+    "stat_mod": gettext_noop("{card} → {atk}/{dfn}"),
+    "to_hand": gettext_noop("{card} into the hand"),
+    "equip": gettext_noop("equip {card} to {target} → {atk}/{dfn}"),
+    "release": gettext_noop("{card} goes to the waiting room (upkeep not paid)"),
     "deck_damage_stopped": gettext_noop("deck damage {amount}: {count} card(s) milled — stopped on the partner's "
                                         "name: the dummy partner levels up; {left} left"),
 })

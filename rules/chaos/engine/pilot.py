@@ -8,8 +8,11 @@ from .state import ALLY_SLOTS, PARTNER_SLOT, ChaosState
 
 
 class GreedyPilot(ScriptedPilot):
-    """Level the partner whenever possible, play an EXTRA when it is stronger, summon the strongest
-    ally (replacing a weaker one when the field is full), attack with everything."""
+    """Play the ``MAIN`` events that draw or fetch cards (while the deck holds enough), level the
+    partner (or an EXTRA) whenever possible, play an EXTRA when it is stronger, summon the strongest
+    ally (replacing a weaker one when the field is full), equip ATK-raising Set cards to the
+    partner, attack with everything — before each attack, ATK-raising ``BATTLE`` events on the
+    attacker. A Set's upkeep is paid with the least wanted hand card."""
 
     name = "greedy"
 
@@ -44,15 +47,27 @@ class GreedyPilot(ScriptedPilot):
     def d_maintain(self, state: ChaosState) -> tuple:
         return ("pay",) if state.can_pay_maintain(state.field[state.maintaining]) else ("skip",)
 
+    def d_upkeep(self, state: ChaosState) -> tuple:
+        if not state.hand:
+            return ("release",)
+        return ("discard", min(state.hand, key=state.card_value).code)
+
     def d_main(self, state: ChaosState) -> tuple:
         used = state.used
         p = state.partner
         pid = identity(p.card)
         hand = state.hand
+        event = self._main_event(state)
+        if event is not None:
+            return event
         if "levelup" not in used:
             for c in hand:
-                if c.card_type == "character" and identity(c) == pid:
+                if c.card_type == "character" and identity(c) == pid and state.can_level_up(c):
                     return ("levelup", c.code)
+            if state.extra:
+                ups = state.extra_levelups()
+                if ups:
+                    return ("levelup_extra", *ups[0])
         names = state.names_on_field()
         if "extra" not in used and state.extra:
             seen = set()
@@ -68,7 +83,7 @@ class GreedyPilot(ScriptedPilot):
             best = None
             best_gain = 0.0
             for c in hand:
-                if c.card_type != "character" or c.person == p.card.person:
+                if c.card_type != "character" or c.person == p.card.person or not state.can_summon(c):
                     continue
                 same = names.get(c.person)
                 if same is not None:
@@ -83,13 +98,44 @@ class GreedyPilot(ScriptedPilot):
                     best, best_gain = ("summon", c.code, slot), gain
             if best is not None:
                 return best
+        for c in hand:
+            if c.card_type == "set" and state.plan(c).useful:
+                targets = state.set_targets(c)
+                if PARTNER_SLOT in targets:
+                    return ("set", c.code, PARTNER_SLOT)
         return ("end",)
+
+    def _main_event(self, state: ChaosState) -> tuple | None:
+        """A ``MAIN`` event worth playing: cards drawn or fetched, the deck keeping a margin."""
+        for c in state.hand:
+            if c.card_type != "event" or not state.can_use(c, "MAIN"):
+                continue
+            plan = state.plan(c)
+            if not plan.useful:
+                continue
+            kinds = {e.kind for e in plan.effects}
+            take = sum(int(e.params.get("count", 1)) for e in plan.effects if e.kind in ("draw", "look"))
+            if take and len(state.deck) < take + 6:
+                continue
+            if "to_hand" in kinds and "look" not in kinds and not any(
+                    w.card_type == "character" for w in state.waiting):
+                continue
+            if "stat_mod" in kinds:
+                continue  # ATK until end of turn: played in the battle phase
+            return ("event", c.code, state.event_targets(c)[0])
+        return None
 
     def d_attack(self, state: ChaosState) -> tuple:
         attackers = state._attackers()
         allies = [s for s in attackers if s != PARTNER_SLOT]
+        slot = max(allies, key=lambda s: (state.field[s].atk, -s)) if allies else PARTNER_SLOT
+        for c in state.hand:  # ATK until end of turn on the next attacker
+            if c.card_type == "event" and state.plan(c).useful and state.can_use(c, "BATTLE") and any(
+                    e.kind == "stat_mod" and e.params.get("atk", 0) > 0 for e in state.plan(c).effects) and \
+                    slot in state.event_targets(c):
+                return ("event", c.code, slot)
         if allies:
-            return ("attack", max(allies, key=lambda s: (state.field[s].atk, -s)))
+            return ("attack", slot)
         # the partner's attack draw is optional: take it, declined on an empty deck
         return ("attack", PARTNER_SLOT) if state.deck else ("attack", PARTNER_SLOT, "no_draw")
 

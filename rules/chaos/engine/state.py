@@ -14,11 +14,19 @@ Decision kinds and their options:
   when it has one and a copy is still in the deck);
 - ``mulligan``: ``("keep",)`` / ``("mulligan",)`` (shuffle the whole hand into the deck, draw 5);
 - ``maintain``: ``("pay",)`` / ``("skip",)`` for ``state.maintaining`` (the slot whose maintain is due);
-- ``main``: ``("levelup", code)``, ``("summon", code, slot)``, ``("extra", code, base slot)``,
-  ``("end",)`` — each of level up / summon / EXTRA once per turn;
+- ``upkeep``: a Set card's start-of-turn choice (``state.upkeeping``: slot and Set code):
+  ``("discard", code)`` a hand card, or ``("release",)`` the Set to the waiting room;
+- ``main``: ``("levelup", code)``, ``("levelup_extra", EXTRA code, slot, discarded code)`` (an EXTRA
+  on the field levels up: discard a hand card naming one of its persons, an identical EXTRA from
+  the extra deck on it), ``("summon", code, slot)``, ``("extra", code, base slot)``,
+  ``("event", code, target slot or -1)`` (a ``MAIN`` event), ``("set", code, slot)`` (equip),
+  ``("end",)`` — level up (either kind) / summon / EXTRA once per turn each, events and Sets any
+  number of times. ``【登場】`` / ``【LEVELUP】`` conditions and an event's ``【Use】`` condition are
+  checked (``rules.chaos.engine.abilities``);
 - ``attack``: ``("attack", slot)`` / ``("end",)``; the partner's attack draw is optional:
   ``("attack", PARTNER_SLOT)`` draws, ``("attack", PARTNER_SLOT, "no_draw")`` declines it (the only
-  partner attack offered on an empty deck);
+  partner attack offered on an empty deck); ``("event", code, target slot or -1)`` plays a
+  ``BATTLE`` event;
 - ``discard``: ``("discard", code)`` at the end-of-turn hand limit.
 
 Slots: 0 front-left, 1 front-right, 2 back-left, 3 partner (back-centre), 4 back-right.
@@ -29,10 +37,11 @@ from collections.abc import Generator, Mapping
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
-from rules.engine._zones import distinct_codes, shuffle, take
+from rules.engine._zones import DeckCache, distinct_codes, shuffle, take
 from rules.engine.core import Deck, GameResult, gettext_noop
 from rules.engine.goldfish import GoldfishState
 
+from .abilities import Plan, conditions_met, plan_of
 from .characters import REST, STAND, Char, identity, level_up, partner_char
 from .events import GAME
 
@@ -43,6 +52,14 @@ OPENING_HAND = 5
 HAND_LIMIT = 7
 
 
+def _deck_plans(deck: Deck) -> dict[str, Plan]:
+    return {c.code: plan_of(c) for c in (*deck.main, *(c for z in deck.zones.values() for c in z))}
+
+
+_PLANS = DeckCache(_deck_plans)
+_NO_PLAN = Plan()
+
+
 class ChaosState(GoldfishState):
     """One goldfish game of Chaos TCG. Zones are public attributes so tests can set them up."""
 
@@ -51,11 +68,12 @@ class ChaosState(GoldfishState):
     COUNTERS = (
         "games", "went_first", "attacks", "attack_draws", "deck_damage", "damage_stopped", "partner_levelups",
         "partner_level", "opp_partner_levelups", "summons", "extras", "mulligans", "maintain_paid",
-        "maintain_skipped", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
+        "maintain_skipped", "events_played", "sets_equipped", "extra_levelups", "effect_draws", "first_games", "second_games", "first_wins", "second_wins", "first_win_turns",
         "second_win_turns",
     )
     PER_TURN = {"milled": "deck_damage"}
     DECK_ZONES = ("extra",)
+    upkeeping: tuple[int, str] = (-1, "")
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         size = int(opts.get("dummy_deck_size", 50))
@@ -77,6 +95,12 @@ class ChaosState(GoldfishState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.opening_hand: tuple[CardRecord, ...] = ()
+        self.plans: dict[str, Plan] = _PLANS.get(deck)
+        self.no_attack: frozenset[str] = frozenset(code for code, p in self.plans.items() if p.cannot_attack)
+        # "until end of turn" ATK/DEF changes, undone in the end phase
+        self.eot: list[tuple[Char, int, int]] = []
+        self.looked: list[CardRecord] = []
+        self.upkeeping = (-1, "")
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -100,7 +124,12 @@ class ChaosState(GoldfishState):
 
     def card_zones(self) -> dict[str, list[CardRecord]]:
         return {"deck": self.deck, "hand": self.hand, "waiting": self.waiting, "extra": self.extra,
-                "field": [card for c in self.field if c is not None for card in (c.card, *c.under)]}
+                "looked": self.looked,
+                "field": [card for c in self.field if c is not None for card in (c.card, *c.under, *c.sets)]}
+
+    def plan(self, card: CardRecord) -> Plan:
+        p = self.plans.get(card.code)
+        return plan_of(card) if p is None else p
 
     # -- the game ------------------------------------------------------------------------------
     def _setup(self) -> Generator[str, tuple, None]:
@@ -155,6 +184,19 @@ class ChaosState(GoldfishState):
                     self.counters["maintain_skipped"] += 1
                     if log is not None:
                         self.say("me", "maintain", "maintain_skipped", card=c.card.name)
+        for slot in range(5):
+            c = self.field[slot]
+            if c is None or not c.sets:
+                continue
+            for st in list(c.sets):
+                if self.plan(st).upkeep:
+                    self.upkeeping = (slot, st.code)
+                    choice = yield "upkeep"
+                    self.upkeeping = (-1, "")
+                    if choice[0] == "discard":
+                        self._discard(choice[1], self.waiting)
+                    else:
+                        self._unequip(c, st)
         # 2. draw
         self._draw(1)
         # 3. main (what can be played at all this turn can be played at its start)
@@ -172,18 +214,37 @@ class ChaosState(GoldfishState):
                 self.counters["partner_levelups"] += 1
                 if log is not None:
                     self.say("me", "levelup", "levelup", card=card.name, atk=p.atk, dfn=p.dfn)
+                self._trigger(p, "levels_up", PARTNER_SLOT)
             elif kind == "summon":
                 self._summon(choice[1], choice[2])
             elif kind == "extra":
                 self._play_extra(choice[1], choice[2])
+            elif kind == "levelup_extra":
+                self._levelup_extra(choice[1], choice[2], choice[3])
+            elif kind == "event":
+                self._play_event(choice[1], choice[2], "MAIN")
+            elif kind == "set":
+                self._equip(choice[1], choice[2])
         # 4. battle (none on the first player's turn 1)
         if not (turn == 1 and self.went_first):
+            for slot in range(5):
+                c = self.field[slot]
+                if c is not None and not c.face_down and self.plan(c.card).on:
+                    self._trigger(c, "battle_phase_start", slot)
             while self._attackers():
                 choice = yield "attack"
                 if choice[0] == "end":
                     break
+                if choice[0] == "event":
+                    self._play_event(choice[1], choice[2], "BATTLE")
+                    continue
                 self._attack(choice[1], len(choice) < 3)
-        # 5. end: damage resets, one face-down character turns face-up, the partner improves
+        # 5. end: "until end of turn" changes end, damage resets, one face-down character turns
+        # face-up, the partner improves
+        for c, atk, dfn in self.eot:
+            c.atk -= atk
+            c.dfn -= dfn
+        self.eot.clear()
         for c in self.field:
             if c is not None:
                 c.dmg = 0
@@ -233,14 +294,190 @@ class ChaosState(GoldfishState):
             self._to_waiting(slot)
             if self.log is not None:
                 self.say("me", "summon", "leaves", card=old.card.name, slot=SLOT_NAMES[slot])
-        self.field[slot] = Char(card, card.atk or 0, card.defense or 0)
+        self.field[slot] = c = Char(card, card.atk or 0, card.defense or 0)
         if self.log is not None:
             self.say("me", "summon", "summon", card=card.name, atk=card.atk, dfn=card.defense, slot=SLOT_NAMES[slot])
+        if self.plan(card).on:
+            self._trigger(c, "summoned", slot)
+
+    # -- abilities (rules.chaos.engine.abilities) ------------------------------------------------
+    def field_cards(self) -> list[CardRecord]:
+        return [c.card for c in self.field if c is not None and not c.face_down]
+
+    def can_summon(self, card: CardRecord) -> bool:
+        """Its 【登場】 condition, if any, is met."""
+        cond = self.plan(card).summon_if
+        return not cond or conditions_met(cond, self.partner.card, self.field_cards())
+
+    def can_level_up(self, card: CardRecord) -> bool:
+        """Its 【LEVELUP】 condition, if any, is met (a level up from the hand)."""
+        cond = self.plan(card).levelup_if
+        return not cond or conditions_met(cond, self.partner.card, self.field_cards())
+
+    def can_use(self, card: CardRecord, timing: str) -> bool:
+        """An event the engine plays, at its timing, whose 【Use】 condition is met."""
+        plan = self.plan(card)
+        if plan.never is not None or plan.timing != timing:
+            return False
+        return not plan.use or conditions_met(plan.use, self.partner.card, self.field_cards())
+
+    def event_targets(self, card: CardRecord) -> tuple[int, ...]:
+        """The own character slots an event's chosen stat change may target (``(-1,)``: no choice)."""
+        for e in self.plan(card).effects:
+            t = e.params.get("target")
+            if e.kind == "stat_mod" and isinstance(t, dict) and t.get("side") == "own":
+                return tuple(i for i, c in enumerate(self.field) if c is not None and not c.face_down)
+        return (-1,)
+
+    def set_targets(self, card: CardRecord) -> tuple[int, ...]:
+        plan = self.plan(card)
+        if plan.never is not None:
+            return ()
+        if plan.equip_to == "partner":
+            return (PARTNER_SLOT,)
+        return tuple(i for i, c in enumerate(self.field) if c is not None)
+
+    def _trigger(self, char: Char, kind: str, slot: int) -> None:
+        """Run ``char``'s abilities triggered by ``kind`` (tags: partner only as the partner, ally only as an ally)."""
+        for tag, effects in self.plan(char.card).on.get(kind, ()):
+            if (tag == "partner" and slot != PARTNER_SLOT) or (tag == "ally" and slot == PARTNER_SLOT):
+                continue
+            self._effects(effects, char, char)
+
+    def _effects(self, effects: tuple, source: Char | None, target: Char | None) -> None:
+        done = False
+        log = self.log
+        for e in effects:
+            k, p = e.kind, e.params
+            if p.get("if") and not done:
+                continue
+            if k == "stat_mod":
+                t = p.get("target")
+                ref = t.get("ref") if isinstance(t, dict) else None
+                if ref == "partner":
+                    who = self.partner
+                elif ref in ("this", "it"):
+                    who = source if target is None else target
+                elif isinstance(t, dict) and t.get("side") == "own":
+                    who = target
+                else:  # the dummy's characters: nothing to change
+                    who = None
+                if who is None:
+                    continue
+                atk, dfn = int(p.get("atk", 0) or 0), int(p.get("def", 0) or 0)
+                who.atk += atk
+                who.dfn += dfn
+                if p.get("until"):
+                    self.eot.append((who, atk, dfn))
+                if log is not None:
+                    self.say("me", "effect", "stat_mod", card=who.card.name, atk=who.atk, dfn=who.dfn)
+            elif k == "draw":
+                n = int(p.get("count", 1))
+                self.counters["effect_draws"] += n
+                self._draw(n, "effect")
+                if p.get("player") == "each":
+                    self._odraw(n)
+            elif k == "discard":
+                done = False
+                if self.hand:
+                    worst = min(self.hand, key=self.card_value)
+                    if not p.get("optional") or self.card_value(worst) <= 1.0:
+                        self.hand.remove(worst)
+                        self.waiting.append(worst)
+                        done = True
+            elif k == "look":
+                n = min(int(p.get("count", 1)), len(self.deck))
+                for _ in range(n):
+                    self.looked.append(self.deck.pop())
+            elif k == "to_hand":
+                pool = self.looked if p.get("source") == "looked" else self.waiting
+                cands = [c for c in pool if p.get("what") != "character" or c.card_type == "character"]
+                for _ in range(int(p.get("count", 1))):
+                    if not cands:
+                        break
+                    best = max(cands, key=self.card_value)
+                    cands.remove(best)
+                    pool.remove(best)
+                    self.hand.append(best)
+                    if log is not None:
+                        self.say("me", "effect", "to_hand", card=best.name)
+            elif k == "to_waiting_room" and p.get("target") == "rest_looked":
+                self.waiting.extend(self.looked)
+                self.looked.clear()
+        if self.looked:  # looked at and not placed: back on top in the order seen
+            self.deck.extend(reversed(self.looked))
+            self.looked.clear()
+
+    def _play_event(self, code: str, slot: int, timing: str) -> None:
+        card = next((c for c in self.hand if c.code == code), None)
+        if card is None or not self.can_use(card, timing) or slot not in self.event_targets(card):
+            raise ValueError(f"event {code} cannot be played now")
+        take(self.hand, code)
+        self.counters["events_played"] += 1
+        if self.log is not None:
+            self.say("me", "event", "event", card=card.name)
+        self.waiting.append(card)
+        self._effects(self.plan(card).effects, None, self.field[slot] if slot >= 0 else None)
+
+    def _equip(self, code: str, slot: int) -> None:
+        card = next((c for c in self.hand if c.code == code), None)
+        if card is None or card.card_type != "set" or slot not in self.set_targets(card):
+            raise ValueError(f"Set {code} cannot be equipped to slot {slot}")
+        take(self.hand, code)
+        c = self.field[slot]
+        plan = self.plan(card)
+        c.sets.append(card)
+        c.atk += plan.set_atk
+        c.dfn += plan.set_def
+        self.counters["sets_equipped"] += 1
+        if self.log is not None:
+            self.say("me", "set", "equip", card=card.name, target=c.card.name, atk=c.atk, dfn=c.dfn)
+
+    def _unequip(self, c: Char, card: CardRecord) -> None:
+        plan = self.plan(card)
+        c.sets.remove(card)
+        c.atk -= plan.set_atk
+        c.dfn -= plan.set_def
+        self.waiting.append(card)
+        if self.log is not None:
+            self.say("me", "set", "release", card=card.name)
+
+    def extra_levelups(self) -> list[tuple[str, int, str]]:
+        """EXTRA level ups: (an identical EXTRA in the extra deck, the slot of the EXTRA on the field,
+        a hand card naming one of its persons)."""
+        out = []
+        for slot, c in enumerate(self.field):
+            if c is None or c.card.card_type != "extra":
+                continue
+            ident = identity(c.card)
+            same = next((x for x in self.extra if identity(x) == ident), None)
+            if same is None or not self.can_level_up(same):
+                continue
+            persons = c.card.extra_persons
+            for code in distinct_codes(h for h in self.hand if h.card_type == "character" and h.person in persons):
+                out.append((same.code, slot, code))
+        return out
+
+    def _levelup_extra(self, code: str, slot: int, discard: str) -> None:
+        if "levelup" in self.used or (code, slot, discard) not in self.extra_levelups():
+            raise ValueError(f"EXTRA {code} cannot level up on slot {slot} discarding {discard}")
+        self.used.add("levelup")
+        dropped = take(self.hand, discard)
+        self.waiting.append(dropped)
+        card = take(self.extra, code)
+        c = self.field[slot]
+        level_up(c, card)
+        self.counters["extra_levelups"] += 1
+        if self.log is not None:
+            self.say("me", "levelup", "levelup_extra", card=card.name, slot=SLOT_NAMES[slot], discarded=dropped.name,
+                     atk=c.atk, dfn=c.dfn)
+        self._trigger(c, "levels_up", slot)
 
     def _to_waiting(self, slot: int) -> None:
         c = self.field[slot]
         self.waiting.append(c.card)
         self.waiting.extend(c.under)
+        self.waiting.extend(c.sets)
         self.field[slot] = None
 
     def names_on_field(self) -> dict[str, int]:
@@ -302,12 +539,16 @@ class ChaosState(GoldfishState):
             self.say("me", "extra", "extra", card=ex.name, atk=ex.atk, dfn=ex.defense, slot=SLOT_NAMES[base])
 
     def _attackers(self) -> list[int]:
-        return [i for i, c in enumerate(self.field) if c is not None and c.state == STAND and not c.face_down]
+        no = self.no_attack
+        return [i for i, c in enumerate(self.field)
+                if c is not None and c.state == STAND and not c.face_down and c.card.code not in no]
 
     def _attack(self, slot: int, draw: bool = True) -> None:
         char = self.field[slot]
         char.state = REST
         self.counters["attacks"] += 1
+        if self.plans.get(char.card.code, _NO_PLAN).on:
+            self._trigger(char, "attacks", slot)
         if self.log is not None:
             self.say("me", "attack", "attack", card=char.card.name, atk=char.atk)
         if slot == PARTNER_SLOT and draw:
@@ -377,19 +618,34 @@ class ChaosState(GoldfishState):
         names = self.names_on_field()
         for code in distinct_codes(c for c in self.hand if c.card_type == "character"):
             card = next(c for c in self.hand if c.code == code)
-            if "levelup" not in self.used and identity(card) == pid:
+            if "levelup" not in self.used and identity(card) == pid and self.can_level_up(card):
                 out.append(("levelup", code))
-            if "summon" not in self.used and card.person != pname:
+            if "summon" not in self.used and card.person != pname and self.can_summon(card):
                 same = names.get(card.person)
                 out.extend(("summon", code, s) for s in ((same,) if same is not None else ALLY_SLOTS))
         if "extra" not in self.used:
             for code in distinct_codes(self.extra):
                 ex = next(c for c in self.extra if c.code == code)
                 out.extend(("extra", code, plan[0]) for plan in self.extra_plan(ex, names))
+        if "levelup" not in self.used:
+            out.extend(("levelup_extra", *x) for x in self.extra_levelups())
+        for code in distinct_codes(c for c in self.hand if c.card_type in ("event", "set")):
+            card = next(c for c in self.hand if c.code == code)
+            if card.card_type == "set":
+                out.extend(("set", code, s) for s in self.set_targets(card))
+            elif self.can_use(card, "MAIN"):
+                out.extend(("event", code, s) for s in self.event_targets(card))
         return out
+
+    def options_upkeep(self) -> list[tuple]:
+        return [("release",)] + [("discard", code) for code in distinct_codes(self.hand)]
 
     def options_attack(self) -> list[tuple]:
         out: list[tuple] = [("end",)]
+        for code in distinct_codes(c for c in self.hand if c.card_type == "event"):
+            card = next(c for c in self.hand if c.code == code)
+            if self.can_use(card, "BATTLE"):
+                out.extend(("event", code, s) for s in self.event_targets(card))
         for s in self._attackers():
             if s != PARTNER_SLOT:
                 out.append(("attack", s))
