@@ -27,7 +27,7 @@ from rules.engine.goldfish import GoldfishState
 from .events import GAME
 from .field import NEIGHBOURS, Char, battle_result, moves, stat_mods
 from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STAR, STEP_KEYWORDS, CardInfo, cost_of, info_of
-from .payment import can_pay_mana, find_payment, greedy_payment
+from .payment import can_pay_mana, find_payment
 
 HAND_LIMIT = 7
 
@@ -219,10 +219,9 @@ class LyceeState(GoldfishState):
                 if info.code == skip_code:
                     skip = i
                     break
-        if pool is not None and len(order) == len(hand):
-            # Every card has one attribute: the greedy search succeeds exactly when the hand
-            # (without the card played) holds enough EX in all and of each attribute symbol, so a
-            # hand that cannot pay is answered without searching.
+        if pool is not None:
+            # Every card has one attribute: a hand that cannot pay is answered without searching
+            # (the hand, without the card played, must hold enough EX in all and of each symbol).
             if skip >= 0:
                 skip_ex, (skip_attr,) = mana[skip]
             else:
@@ -230,15 +229,16 @@ class LyceeState(GoldfishState):
             total = 0
             short = False
             for a, n in cost_key:
-                total += n
-                if a != STAR and n > 0 and pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < n:
-                    short = True
+                if n > 0:
+                    total += n
+                    if a != STAR and pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < n:
+                        short = True
             if total <= 0:
                 pay = ()
             elif short or avail - skip_ex < total:
                 pay = None
-            else:  # what find_payment does once it has checked the EX in hand
-                pay = greedy_payment(cost, total, mana, order, skip)
+            else:
+                pay = find_payment(cost, hand, order, skip, mana)
             memo[key] = pay
             return pay
         memo[key] = pay = find_payment(cost, hand, order, skip, mana)
