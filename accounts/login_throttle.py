@@ -32,7 +32,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 from rest_framework.throttling import BaseThrottle
 
-DEFAULTS = {"LOGIN_FAILURES_USER": "5/15m", "LOGIN_FAILURES_IP": "30/15m", "SIGNUP_RATE_IP": "10/h"}
+DEFAULTS = {"LOGIN_FAILURES_USER": "5/15m", "LOGIN_FAILURES_IP": "30/15m", "SIGNUP_RATE_IP": "10/h",
+            "PASSWORD_RESET_RATE_IP": "5/h"}
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
 
@@ -121,6 +122,19 @@ def signup_done(request: HttpRequest) -> None:
 
 def signup_limited_message(wait: int) -> str:
     return gettext("Too many accounts were created from your address. "
+                   "Please wait %(minutes)s minute(s) and try again.") % {"minutes": max(1, math.ceil(wait / 60))}
+
+
+def reset_wait(request: HttpRequest) -> int:
+    return _wait(_key("reset", client_ident(request)), rate("PASSWORD_RESET_RATE_IP"), time.time())
+
+
+def reset_done(request: HttpRequest) -> None:
+    _add(_key("reset", client_ident(request)), rate("PASSWORD_RESET_RATE_IP"), time.time())
+
+
+def reset_limited_message(wait: int) -> str:
+    return gettext("Too many password reset requests from your address. "
                    "Please wait %(minutes)s minute(s) and try again.") % {"minutes": max(1, math.ceil(wait / 60))}
 
 

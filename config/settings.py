@@ -114,6 +114,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+# Password reset mails: printed on the console unless EMAIL_BACKEND names a real backend (smtp...).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tcgdb@localhost")
+API_TOKEN_TTL = int(os.environ.get("API_TOKEN_TTL", str(30 * 24 * 3600)))  # seconds an API token is accepted
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
@@ -148,7 +152,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.ExpiringTokenAuthentication",  # DRF's tokens, refused after API_TOKEN_TTL
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "DEFAULT_RENDERER_CLASSES": ["config.renderers.FastJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
