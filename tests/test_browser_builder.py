@@ -73,10 +73,10 @@ def test_keyboard_builds_a_legal_deck_from_real_cards(live_server, browser):
     context = signed_in(browser, live_server, user)
     try:
         page = context.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(30000)
         page.goto(f"{live_server.url}/decks/{deck.pk}/build/")
         page.evaluate("window.__noReload = true")
-        assert page.evaluate("document.activeElement.id") == "builder-q"  # the finder has the focus
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'builder-q'")  # autofocus
         keys = Keyboard(page)
         final: dict[str, int] = {}
         copy_changes = 0
@@ -112,13 +112,13 @@ def test_keyboard_builds_a_legal_deck_from_real_cards(live_server, browser):
         copy_changes += 5
         # from the results list: ArrowDown to the hit, + twice
         keys.type("霧羽 香澄")
-        page.wait_for_selector("#results li.result[data-code='DC/W01-016']")
-        page.wait_for_function("() => document.querySelectorAll('#results li.result').length === 1")
+        page.wait_for_selector("#results-state[data-q='霧羽 香澄'] ~ ol li.result[data-code='DC/W01-016']")
         keys.press("ArrowDown")
         assert page.evaluate("document.activeElement.id") == "r-DC_2f_W01_2d_016-add"
-        for _ in range(2):
+        for n in (1, 2):
             keys.press("+", wait="/build/")
-            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'r-DC_2f_W01_2d_016-add'")
+            page.wait_for_selector(f"#in-DC_2f_W01_2d_016 >> text={n}×")
+            page.wait_for_function("document.activeElement && document.activeElement.id === 'r-DC_2f_W01_2d_016-add'")
         final["DC/W01-016"] = 2
         copy_changes += 1
 

@@ -353,3 +353,30 @@ def test_deck_page_says_when_the_builder_holds_unsaved_changes(cards, alice):
     assert 'id="unsaved-draft"' not in Client().get(f"/decks/{deck.pk}/").content.decode()  # only the owner sees it
     c.post(f"/decks/{deck.pk}/build/save/", {})
     assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
+
+
+HOSTILE = ["", " ", "%", "\\", "'", '"', "(", ")", "((((", "x" * 5000, "４ ＤＣ／Ｗ０１", "code:", "code:\"", "level>",
+           "o:/(/", "-", "--", "99999 WST/W01-001", "0 WST/W01-001", "100 WST/W01-001", "%ED%A0%80", "a\u0000b", "💥",
+           "<script>alert(1)</script>", "WST/W01-001" * 10, "/", "//", "game:pc", "order:nonsense", "*"]
+
+
+def test_hostile_input_is_never_a_500(cards, alice):
+    deck = deck_create(owner=alice, game="ws", name="Idols", zones={"main": {"WST/W01-001": 4}})
+    c = logged_in(alice)
+    for value in HOSTILE:
+        for extra in ({}, HX):
+            urls = [("get", f"/decks/{deck.pk}/build/", {"q": value, "page": value}),
+                    ("get", f"/decks/{deck.pk}/build/cards/", {"q": value, "page": value}),
+                    ("post", f"/decks/{deck.pk}/build/top/", {"q": value, "op": value, "page": value}),
+                    ("post", f"/decks/{deck.pk}/build/", {"op": "add", "code": value, "count": value, "zone": value,
+                                                          "q": value}),
+                    ("post", f"/decks/{deck.pk}/build/", {"op": "remove", "code": value, "count": 1, "zone": "main"}),
+                    ("post", f"/decks/{deck.pk}/build/paste/", {"text": value, "replace": value}),
+                    ("post", f"/decks/{deck.pk}/build/save/", {"note": value, "q": value}),
+                    ("post", "/decks/validate/panel/", {"game": value, "text": value})]
+            for method, url, data in urls:
+                r = getattr(c, method)(url, data, **extra)
+                assert r.status_code < 500, (method, url, repr(value)[:40], r.status_code)
+    deck.refresh_from_db()
+    assert deck.zones == {"main": {"WST/W01-001": 4}}  # nothing unreadable was saved
+    assert "<script>alert(1)</script>" not in c.get(f"/decks/{deck.pk}/build/", {"q": "<script>alert(1)</script>"}).content.decode()

@@ -81,22 +81,34 @@
     }
   });
 
-  // Keep the focus where it was when a change swaps the parts of the page it sat in.
-  document.body.addEventListener("htmx:beforeRequest", function () {
-    var el = document.activeElement;
-    lastFocus = null;
-    if (el && el.id && el !== document.body) {
-      var row = rowOf(el), list = row ? row.parentElement : null;
-      lastFocus = { id: el.id, list: list && list.closest("#results, #deck-panel") ? list.closest("#results, #deck-panel").id : null,
-                    index: row ? rowsOf(row).indexOf(row) : -1, finder: el === finder };
-    }
+  // A change answers with the results list too: ask for the list the finder shows now (the query
+  // typed since the form was drawn, and the page only while the query is the same).
+  document.body.addEventListener("htmx:configRequest", function (ev) {
+    if (ev.detail.verb !== "post" || ev.detail.parameters.q === undefined) { return; }
+    var state = document.getElementById("results-state");
+    ev.detail.parameters.q = finder.value;
+    ev.detail.parameters.page = state && state.dataset.q === finder.value ? state.dataset.page : "1";
   });
+
+  // Keep the focus where it was when a change swaps the parts of the page it sat in.
+  // Noted just before a swap (the first of an answer's swaps), put back after the last one.
+  function remember() {
+    var el = document.activeElement;
+    if (lastFocus && Date.now() - lastFocus.at < 1000) { return; }  // this answer's first swap noted it
+    lastFocus = null;
+    if (!el || el === document.body || !el.id) { return; }
+    var row = rowOf(el), holder = row ? row.closest("#results, #deck-panel") : null;
+    lastFocus = { id: el.id, list: holder ? holder.id : null, index: row ? rowsOf(row).indexOf(row) : -1, at: Date.now() };
+  }
+  document.body.addEventListener("htmx:beforeSwap", remember);
+  document.body.addEventListener("htmx:oobBeforeSwap", remember);
   // (the form that asked may itself have been swapped out, so listen to the swaps, not to it)
   document.body.addEventListener("htmx:oobAfterSwap", function () { setTimeout(restore, 0); });
   document.body.addEventListener("htmx:afterSettle", restore);
   function restore() {
     var el = document.activeElement;
-    if (!lastFocus || (el && el !== document.body && el.isConnected)) { return; }
+    if (!lastFocus) { return; }
+    if (el && el !== document.body && el.isConnected) { lastFocus = null; return; }
     var again = document.getElementById(lastFocus.id), list = lastFocus.list, index = lastFocus.index;
     lastFocus = null;
     if (again && !again.disabled) { again.focus(); return; }
