@@ -384,3 +384,88 @@ def test_every_sample_deck_plays(name, deck):
     assert stats.outcomes["win"] > 30, stats.outcomes
     log = play_game(deck, "fixtures", 0, log=True)[1].as_text()
     assert "deploy" in log and "attacks" in log
+
+
+# -- issue 16: battles (wrong result 5) and DMG (wrong result 6) ---------------------------------------
+SNOW_FILLER = ch("CH-9998", "snow filler", attrs=("snow",), cost={"snow": 1}, ap=1, dp=1, ex=1)
+
+
+def test_a_rested_supporter_cannot_support():
+    attacker = ch("CH-0410", "attacker", ap=2, dp=2)
+    helper = ch("CH-0411", "helper", sp=1, keywords=("supporter",))
+    state = fresh(field={"AF-C": attacker, "AF-L": helper}, opp_field={"DF-C": EURYALE})
+    state.start(state.scenario(state._my_turn()))
+    state.field[0].standing = False  # rested after the wake-up (it attacked earlier this turn)
+    state.apply(Action("main", ("attack", 1, 1)))
+    assert state.ofield[4] is not None, "AP 2 against DP 2: nobody supports, Euryale survives"
+    assert state.counters["supports"] == 0 and state.counters["downed_opp"] == 0
+    assert (state.field[0].standing, state.field[0].supported) == (False, False)
+
+
+def test_a_supporter_pays_its_printed_support_cost():
+    attacker = ch("CH-0420", "attacker", ap=2, dp=2)
+    helper = ch("CH-0421", "paid helper", sp=1, keywords=("supporter",), keyword_costs={"supporter": {"flower": 1}})
+    coin = card("EV-0420", "event", attrs=("flower",), ex=1)
+    # the cost is paid from the hand (the least valuable card): it supports without resting
+    state = fresh(hand=[coin], field={"AF-C": attacker, "AF-L": helper}, opp_field={"DF-C": EURYALE})
+    state.deck = [SNOW_FILLER] * 30
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None, "AP 2+1 = 3 > DP 2"
+    assert coin in state.dust and coin not in state.hand
+    assert (state.field[0].standing, state.field[0].supported) == (True, True)
+    # nothing in hand pays flower: it supports like any character, resting
+    state = fresh(field={"AF-C": attacker, "AF-L": helper}, opp_field={"DF-C": EURYALE})
+    state.deck = [SNOW_FILLER] * 30
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None and state.dust == []
+    assert (state.field[0].standing, state.field[0].supported) == (False, False)
+    # the dummy has no hand: its Supporter with a cost rests to support
+    state = fresh(field={"AF-C": SISTERS}, opp_field={"DF-C": EURYALE, "AF-C": helper})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert (state.ofield[1].standing, state.ofield[1].supported) == (False, False)
+    assert state.ofield[4] is not None, "DP 2+1 = 3 is not lower than AP 3: Euryale survives"
+
+
+def test_a_converted_character_cannot_be_converted_again():
+    girl = ch("CH-0710", "Sakura", ap=1, dp=1)
+    dark = ch("CH-0711", "Dark Sakura", ap=3, conversion_target="Sakura")
+    other = ch("CH-0712", "Sakura Alter", ap=4, conversion_target="Sakura")
+    state = fresh(hand=[dark, other, FILLER, FILLER, FILLER, FILLER], field={"AF-L": girl})
+    state.start(state.scenario(state._my_turn()))
+    assert {o for o in state.options_main() if o[0] == "convert"} == {("convert", "CH-0711", 0),
+                                                                      ("convert", "CH-0712", 0)}
+    state.apply(Action("main", ("convert", "CH-0711", 0)))
+    assert state.field[0].card is dark and "Sakura" in state.field[0].names
+    assert not [o for o in state.options_main() if o[0] == "convert"], "Dark Sakura is a converted character"
+
+
+def test_bonus_resolves_even_when_the_attacker_is_downed():
+    bonus = ch("CH-0602", "bonus", ap=3, dp=1, keywords=("bonus",), effects=({"kind": "draw", "n": 2, "when": "bonus"},))
+    brute = ch("CH-0603", "brute", ap=3, dp=2)
+    state = fresh(field={"AF-C": bonus}, opp_field={"DF-C": brute})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.ofield[4] is None and state.field[1] is None, "AP 3 > DP 2 and AP 3 > DP 1: both downed"
+    assert bonus in state.dust and len(state.hand) == 2 + 2, "turn draw 2 + bonus draw 2"
+
+
+def test_a_card_that_prints_dmg_deals_its_dmg_to_the_deck():
+    printed = ch("CH-0900", "Overture girl", ap=3, dmg=1)
+    classic = ch("CH-0901", "classic girl", ap=3)
+    log = EventLog()
+    state = fresh(field={"AF-L": printed, "AF-R": classic}, log=log)
+    drive(state, [("attack", 0, 0), ("attack", 2, 2), ("end",)])
+    assert state.odeck == 40 - 1 - 3, "DMG 1 (not AP 3), then the printed AP 3 of a card without DMG"
+    assert (state.counters["damage_by_dmg"], state.counters["damage_by_ap"]) == (1, 1)
+    text = log.as_text()
+    assert "the dummy mills 1 (DMG 1)" in text and "the dummy mills 3 (printed AP 3)" in text
+    # a DMG change counts (the card's own text beats the basic rule); an AP change never does
+    state = fresh(field={"AF-L": printed})
+    state.field[0].item = card("IT-0900", "item", effects=({"kind": "stat_mod", "ap": 2, "dmg": 2},))
+    state._recompute(state.field[0], 0)
+    drive(state, [("attack", 0, 0), ("end",)])
+    assert state.odeck == 40 - 3
+    # the report names which value was used
+    deck = Deck(game="lycee", main=(printed,) * 30 + (classic,) * 30)
+    report = run_games(deck, 1, range(20)).summary()["extras"]
+    assert report["counters"]["damage_by_dmg"]["total"] > 0 and report["counters"]["damage_by_ap"]["total"] > 0
+    assert "DMG" in report["descriptions"]["damage_by_dmg"]

@@ -30,7 +30,11 @@ ENGINE = register_goldfish(
         "wasted_mana_per_game": ("wasted_mana", "games"),
     },
     describe_extras={
-        "milled": gettext_noop("cards the dummy lost to undefended attacks (printed AP) and modelled effects on each turn"),
+        "milled": gettext_noop("cards the dummy lost to undefended attacks (the DMG of a card that prints DMG, "
+                               "else its printed AP) and modelled effects on each turn"),
+        "damage_by_dmg": gettext_noop("undefended attacks whose deck damage was the card's DMG (printed, with its "
+                                      "changes: Lycee Overture cards)"),
+        "damage_by_ap": gettext_noop("undefended attacks whose deck damage was the printed AP (a card without DMG)"),
         "wasted_mana": gettext_noop("EX paid beyond a cost (surplus is lost)"),
         "redraws": gettext_noop("opening hands without a character, shown and redrawn"),
     },

@@ -31,6 +31,8 @@ EVENTS = event_messages(GAME, {
     "support": gettext_noop("{card} supports {card2}: +{sp} {stat}"),
     "attack": gettext_noop("{card} attacks column {column}, undefended: the dummy mills {count} (printed AP {ap}), "
                            "{left} left"),
+    "attack_dmg": gettext_noop("{card} attacks column {column}, undefended: the dummy mills {count} (DMG {ap}), "
+                               "{left} left"),
     "battle": gettext_noop("{card} (AP{ap}/DP{dp}) attacks column {column}; {card2} (AP{ap2}/DP{dp2}) defends → "
                            "attacker {result}, defender {result2}"),
 })

@@ -41,7 +41,8 @@ def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
 class Char:
     """A character on the field."""
 
-    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "names")
+    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "dmg",
+                 "names")
 
     def __init__(self, card: CardRecord, turn: int) -> None:
         self.card = card
@@ -54,16 +55,19 @@ class Char:
         self.ap = card.ap or 0  # current values (item, area and until-end-of-turn changes included)
         self.dp = card.dp or 0
         self.sp = card.sp or 0
+        self.dmg = info.damage  # the damage it deals (printed DMG, or AP for a card without DMG), changes included
         self.names = info.names
 
 
-def stat_mods(card: CardRecord | None) -> tuple[int, int, int]:
+def stat_mods(card: CardRecord | None) -> tuple[int, int, int, int]:
+    """(AP, DP, SP, DMG) changes of an item's or area's structured ``stat_mod`` effects."""
     if card is None:
-        return 0, 0, 0
-    ap = dp = sp = 0
+        return 0, 0, 0, 0
+    ap = dp = sp = dmg = 0
     for e in card.effects:
         if e.get("kind") == "stat_mod":
             ap += int(e.get("ap", 0))
             dp += int(e.get("dp", 0))
             sp += int(e.get("sp", 0))
-    return ap, dp, sp
+            dmg += int(e.get("dmg", 0))
+    return ap, dp, sp, dmg

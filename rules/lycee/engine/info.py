@@ -37,7 +37,7 @@ class CardInfo:
     __slots__ = (
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
-        "ap", "dp", "sp", "taxes", "event_gain",
+        "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score",
     )
 
@@ -71,22 +71,26 @@ class CardInfo:
         self.ap = card.ap or 0
         self.dp = card.dp or 0
         self.sp = card.sp or 0
+        # the damage an undefended attack deals: the card's printed DMG when it prints one
+        # (Lycee Overture; GAMES.md §5 Battle, decision), else its printed AP
+        self.by_dmg = card.dmg is not None
+        self.damage = card.dmg if card.dmg is not None else self.ap
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
         # the pilot's deploy scores: into an AF slot, into DF to step up later, as a filler
-        self.attack_score = 20.0 + 2 * self.ap + (5.0 if self.aggressive else 0.0)
-        self.step_score = 10.0 + self.ap
+        self.attack_score = 20.0 + 2 * self.damage + (5.0 if self.aggressive else 0.0)
+        self.step_score = 10.0 + self.damage
         self.filler_score = 1.0 + 0.1 * self.dp
         # an event: the cards its modelled draw / mill effects gain when played
         self.event_gain = sum(int(e.get("n", 1)) for e in card.effects
                               if e.get("kind") in ("draw", "opp_mill") and e.get("when", "play") == "play"
                               ) if card.card_type == "event" else 0
-        # the pilot's static value: characters 3 + AP + DP/10 (+2 Aggressive), other cards 1
+        # the pilot's static value: characters 3 + damage + DP/10 (+2 Aggressive), other cards 1
         # (2 with a modelled draw / mill); the name the same-name rule checks ("" for a conversion,
         # which replaces its target)
         if self.is_char:
-            self.base = 3.0 + self.ap + 0.1 * self.dp + (2.0 if self.aggressive else 0.0)
+            self.base = 3.0 + self.damage + 0.1 * self.dp + (2.0 if self.aggressive else 0.0)
             self.same_name = "" if card.conversion_target else card.name
             self.dup_value = 0.5 + 0.01 * self.ex  # its name is already on the field
             self.free_value = self.base + 5.0  # an AF slot it may enter is free

@@ -24,7 +24,7 @@ class GreedyPilot(ScriptedPilot):
         slot, kind = state.taxing
         c = state.field[slot]
         pay = state.payment_for(c.card.keyword_costs.get(kind) or {})
-        if pay is not None and (slot < 3 or kind == "tax_trash") and (c.card.ap or 0) >= len(pay):
+        if pay is not None and (slot < 3 or kind == "tax_trash") and c.info.damage >= len(pay):
             return ("pay",)
         return ("skip",)
 
@@ -38,18 +38,19 @@ class GreedyPilot(ScriptedPilot):
             self._play_cache = (state, state.version, play)
         if play is not None:
             return play
-        # attack with everything (the strongest first); items and areas only change AP/DP/SP,
-        # which never matter against an empty field (undefended attacks mill the printed AP)
+        # attack with everything (the strongest first); AP/DP/SP never matter against an empty
+        # field (undefended attacks mill the DMG, or the printed AP of a card without DMG)
         field = state.field
         turn = state.turn
         best = -1
-        best_ap = 0
+        best_dmg = 0
         for s in (0, 1, 2):  # state.attackers(), inlined
             c = field[s]
             if c is not None and c.standing and (c.entered < turn or c.info.aggressive):
-                ap = c.info.ap
-                if ap > best_ap:  # an AP 0 attack mills nothing
-                    best, best_ap = s, ap
+                info = c.info
+                dmg = c.dmg if info.by_dmg else info.ap
+                if dmg > best_dmg:  # a 0-damage attack mills nothing
+                    best, best_dmg = s, dmg
         return ("attack", best, best) if best >= 0 else ("end",)
 
     def _best_play(self, state: LyceeState) -> tuple | None:
@@ -92,7 +93,7 @@ class GreedyPilot(ScriptedPilot):
                     if not m or not names.isdisjoint(info.own):
                         continue
                     slot = LOWEST_SLOT[m]  # the first free slot it may enter
-                if slot < 3 and info.ap > 0:
+                if slot < 3 and info.damage > 0:
                     score = info.attack_score
                 elif up and field[slot - 3] is None:
                     score = info.step_score
@@ -101,7 +102,7 @@ class GreedyPilot(ScriptedPilot):
                 else:
                     continue
                 if info.conversion:
-                    score += info.ap - (field[slot].card.ap or 0)
+                    score += info.damage - field[slot].info.damage
                 candidates.append((score, -i, slot, info))
             if candidates:
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared

@@ -39,7 +39,8 @@ class LyceeState(GoldfishState):
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
     COUNTERS = (
         "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
-        "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "first_games", "second_games",
+        "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "damage_by_dmg", "damage_by_ap",
+        "first_games", "second_games",
         "first_wins", "second_wins", "first_win_turns", "second_win_turns",
     )
     PER_TURN = {"milled": "milled"}
@@ -425,8 +426,9 @@ class LyceeState(GoldfishState):
         field = self.field
         allowed = card.slots
         if card.conversion_target:
+            # onto the named character, which must not itself be a converted character (seed 004 §9)
             return [s for s in ALL_SLOTS if field[s] is not None and card.conversion_target in field[s].names
-                    and (not allowed or SLOTS[s] in allowed)]
+                    and not field[s].card.conversion_target and (not allowed or SLOTS[s] in allowed)]
         if names is None:
             names = self.names_on_field()
         info = CARD_INFO.get(card) or info_of(card)
@@ -455,16 +457,16 @@ class LyceeState(GoldfishState):
 
     def _recompute(self, c: Char, slot: int) -> None:
         """Printed values plus its item and the area of its slot (temporary changes dropped)."""
+        info = c.info
         if c.item is None and self.areas[slot] is None:
-            info = c.info
-            c.ap, c.dp, c.sp = info.ap, info.dp, info.sp
+            c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage
             return
-        iap, idp, isp = stat_mods(c.item)
-        aap, adp, asp = stat_mods(self.areas[slot])
-        card = c.card
-        c.ap = (card.ap or 0) + iap + aap
-        c.dp = (card.dp or 0) + idp + adp
-        c.sp = (card.sp or 0) + isp + asp
+        iap, idp, isp, idmg = stat_mods(c.item)
+        aap, adp, asp, admg = stat_mods(self.areas[slot])
+        c.ap = info.ap + iap + aap
+        c.dp = info.dp + idp + adp
+        c.sp = info.sp + isp + asp
+        c.dmg = info.damage + idmg + admg
 
     def _pay(self, pay: tuple[int, ...]) -> list[CardRecord]:
         self.version += 1
@@ -561,25 +563,41 @@ class LyceeState(GoldfishState):
 
     # -- battle --------------------------------------------------------------------------------
     def _support(self, field: list[Char | None], slot: int, target: Char, need: int, stat: str, who: str) -> int:
-        """Adjacent standing characters (and unused Supporters) add their SP until ``need`` is met."""
+        """Adjacent standing characters add their SP until ``need`` is met. Only a standing
+        character supports: it rests, unless it is a Supporter that has not used the keyword this
+        turn and pays the keyword's printed cost (mine from the hand; the dummy has no hand, so its
+        Supporters with a cost rest like any supporter)."""
         gain = 0
         for n in NEIGHBOURS[slot]:
             if gain >= need:
                 break
             s = field[n]
-            if s is None:
+            if s is None or not s.standing:
                 continue
-            if "supporter" in s.card.keywords and not s.supported:
+            if "supporter" in s.card.keywords and not s.supported and self._supporter_paid(s, who):
                 s.supported = True  # supports without resting, once per turn
-            elif s.standing:
-                s.standing = False
             else:
-                continue
+                s.standing = False
             gain += s.sp
             self.counters["supports"] += 1
             if self.log is not None:
                 self.say(who, "support", "support", card=s.card.name, card2=target.card.name, sp=s.sp, stat=stat)
         return gain
+
+    def _supporter_paid(self, s: Char, who: str) -> bool:
+        """Pay the Supporter keyword's printed cost (``keyword_costs["supporter"]``), if any."""
+        cost = s.card.keyword_costs.get("supporter")
+        if not cost:
+            return True
+        if who != "me":
+            return False
+        pay = self.payment_for(cost)
+        if pay is None:
+            return False
+        paid = self._pay(pay)
+        if self.log is not None:
+            self.say("me", "pay", "move_cost", keyword="supporter", cards=", ".join(p.name for p in paid))
+        return True
 
     def attack_targets(self, slot: int) -> tuple[int, ...]:
         c = self.field[slot]
@@ -594,11 +612,19 @@ class LyceeState(GoldfishState):
         defender = self.ofield[d_slot]
         if defender is None or not defender.standing:
             att.standing = False
-            ap = att.card.ap or 0
+            info = att.info
+            # deck damage: the printed DMG with its changes when the card prints DMG (GAMES.md §5
+            # decision), else the printed AP (changes never count)
+            if info.by_dmg:
+                damage = att.dmg if att.dmg > 0 else 0
+                self.counters["damage_by_dmg"] += 1
+            else:
+                damage = info.ap
+                self.counters["damage_by_ap"] += 1
             if self.log is not None:
-                self.say("me", "attack", "attack", card=att.card.name, column="LCR"[column], count=min(ap, self.odeck),
-                         ap=ap, left=max(self.odeck - ap, 0))
-            if self.mill_opp(ap) and "deck_bonus" in att.card.keywords:
+                self.say("me", "attack", "attack_dmg" if info.by_dmg else "attack", card=att.card.name,
+                         column="LCR"[column], count=min(damage, self.odeck), ap=damage, left=max(self.odeck - damage, 0))
+            if self.mill_opp(damage) and "deck_bonus" in att.card.keywords:
                 self._effects(att.card, "deck_bonus")
             return
         # a defended battle (scenario tests: the dummy was given characters)
@@ -626,7 +652,7 @@ class LyceeState(GoldfishState):
             self.counters["downed_opp"] += 1
             self.ofield[d_slot] = None
             self.odust += 1
-            if "bonus" in att.card.keywords and not att_down:
+            if "bonus" in att.card.keywords:  # whether or not the attacker survives (seed 004 §7)
                 self._effects(att.card, "bonus")
         if att_down:
             self.counters["downed_own"] += 1
