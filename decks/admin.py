@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Deck, DeckVersion, ShareLink
+from .models import Deck, DeckVersion, Format, ShareLink
 
 
 class DeckVersionInline(admin.TabularInline):
@@ -24,3 +24,13 @@ class DeckAdmin(admin.ModelAdmin):
 class ShareLinkAdmin(admin.ModelAdmin):
     list_display = ("slug", "deck", "version", "created")
     readonly_fields = ("slug",)
+
+
+@admin.register(Format)
+class FormatAdmin(admin.ModelAdmin):
+    """Formats and their lists; ``manage.py load_formats FILE`` loads the same fields from JSON or CSV."""
+
+    list_display = ("name", "game", "code", "order", "single_series")
+    list_filter = ("game",)
+    search_fields = ("name", "code")
+    fields = ("game", "code", "name", "order", "series", "groups", "single_series", "banned", "restricted", "notes")

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import games as g
 from rules.decktext import MAX_COUNT
 
-from .models import Visibility
+from .models import Format, Visibility
 from .reader import read_deck
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
@@ -20,6 +20,9 @@ class DeckForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     visibility = forms.ChoiceField(label=_("Visibility"), choices=Visibility.choices, initial=Visibility.PRIVATE)
+    deck_format = forms.ChoiceField(label=_("Format"), required=False, choices=(),
+                                    help_text=_("The format the deck is built for: its ban and restricted lists "
+                                                "are checked with the game's rules."))
     description = forms.CharField(label=_("Description"), required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
     text = forms.CharField(
         label=_("Cards (deck text)"), required=False, max_length=100_000, strip=False,
@@ -40,6 +43,10 @@ class DeckForm(forms.Form):
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.editing = editing
+        game = self.initial.get("game") if editing else None
+        formats = Format.objects.filter(game=game) if game else Format.objects.all()
+        self.fields["deck_format"].choices = [("", gettext("none (the game's rules only)"))] + [
+            (f.code, f.name if game else f"{f.name} ({f.get_game_display()})") for f in formats]
         if editing:
             self.fields["game"].disabled = True
             self.fields["base_version"].required = True
@@ -51,6 +58,8 @@ class DeckForm(forms.Form):
         data = super().clean()
         upload = data.get("deck_file")
         game = data.get("game") or self.initial.get("game")
+        if data.get("deck_format") and not Format.objects.filter(game=game, code=data["deck_format"]).exists():
+            self.add_error("deck_format", gettext("this format is not one of the game's formats"))
         if upload is not None:
             source, reading = "deck_file", read_deck(game=game, upload=upload)
         else:

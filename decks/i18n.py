@@ -37,6 +37,9 @@ TEMPLATES: dict[str, str] = {
                                     "the main deck"),
     "ex_skill_unusable": gettext_noop("%(cards)s needs an ACE of lower cost than this deck's ACE, so it can "
                                       "never be used"),
+    "banned": gettext_noop("banned in %(format)s: %(cards)s"),
+    "restricted": gettext_noop("restricted in %(format)s: at most %(limit)s of %(cards)s, the deck has %(count)s"),
+    "not_in_format": gettext_noop("not in %(format)s: %(cards)s"),
 }
 
 
@@ -65,6 +68,7 @@ def problem_message(problem: Mapping[str, Any], game: str) -> str:
         "card_game": g.GAME_NAMES.get(str(problem.get("card_game", "")), problem.get("card_game", "")),
         "text": str(problem.get("text", "")).strip() or problem.get("message", ""),
         "line": problem.get("line", ""),
+        "format": problem.get("format_name", problem.get("format", "")),
     }
     try:
         return translated % params

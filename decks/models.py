@@ -8,12 +8,16 @@ concurrency token (the API's ETag).
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from rules import games as g
+
+if TYPE_CHECKING:
+    from rules.formats import FormatRules
 
 GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 
@@ -31,6 +35,37 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", _("Public (listed)")
 
 
+class Format(models.Model):
+    """A game's format and its ban lists, as data (``rules.formats.FormatRules``): curated in the admin
+    or loaded with ``manage.py load_formats FILE``."""
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    code = models.SlugField(max_length=40, help_text="Stable code, e.g. standard, neo-standard")
+    name = models.CharField(max_length=80)
+    order = models.PositiveSmallIntegerField(default=0, help_text="Lists show formats by this number")
+    series = models.JSONField(default=list, blank=True, help_text="Series allowed (WS: title codes); empty: all")
+    groups = models.JSONField(default=list, blank=True,
+                              help_text="Title groups (Neo-Standard): lists of series; the deck's cards come from one")
+    single_series = models.BooleanField(default=False, help_text="Every card from one series (Title-only)")
+    banned = models.JSONField(default=list, blank=True, help_text="Banned cards: codes, names or identities")
+    restricted = models.JSONField(default=dict, blank=True, help_text="{card: most copies}")
+    notes = models.TextField(blank=True, max_length=2000)
+
+    class Meta:
+        ordering = ["game", "order", "code"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="format_game_code_uniq")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    def rules(self) -> FormatRules:
+        from rules.formats import format_from_dict
+
+        return format_from_dict(self.game, {
+            "code": self.code, "name": self.name, "series": self.series, "groups": self.groups,
+            "single_series": self.single_series, "banned": self.banned, "restricted": self.restricted})
+
+
 class Deck(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
     game = models.CharField(max_length=16, choices=GAME_CHOICES)
@@ -43,6 +78,8 @@ class Deck(models.Model):
     version = models.PositiveIntegerField(default=1, help_text="Number of the latest version")
     forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
     forked_from_version = models.PositiveIntegerField(null=True, blank=True)
+    format = models.ForeignKey(Format, null=True, blank=True, on_delete=models.SET_NULL, related_name="decks",
+                               help_text="The format the deck is built for (None: the game's rules only)")
     # Stored when a version is saved, so lists never validate decks on the fly (issue 19: one account's
     # 100 public decks of 2,500 codes took the public list from 84 ms to 7.8 s).
     legal = models.BooleanField(null=True, blank=True,

@@ -17,7 +17,7 @@ from rules import games as g
 from rules.cards import CardRecord
 from rules.decktext import format_deck_text
 
-from .models import Deck, DeckCard, DeckVersion, ShareLink, Visibility
+from .models import Deck, DeckCard, DeckVersion, Format, ShareLink, Visibility
 
 
 def _is_owner(deck: Deck, user: Any) -> bool:
@@ -45,7 +45,7 @@ def deck_list(*, user: Any = None, filters: Mapping[str, Any] | None = None) -> 
     from .filters import DeckFilterError, DeckFilterSet
 
     filters = filters or {}
-    qs = Deck.objects.select_related("owner")
+    qs = Deck.objects.select_related("owner", "format")
     visible = Q(visibility=Visibility.PUBLIC)
     if user is not None and getattr(user, "is_authenticated", False):
         visible |= Q(owner=user)
@@ -64,7 +64,7 @@ def deck_get(*, deck_id: int, user: Any = None) -> Deck | None:
 
     The deck carries ``visible_from``: the first version ``user`` may see (the owner every one;
     others, of a public deck, those since it was made public: ``public_from_version``)."""
-    deck = Deck.objects.select_related("owner", "forked_from").filter(pk=deck_id).first()
+    deck = Deck.objects.select_related("owner", "forked_from", "format").filter(pk=deck_id).first()
     if deck is None or not deck_can_view(deck=deck, user=user):
         return None
     deck.visible_from = 1 if _is_owner(deck, user) else (deck.public_from_version or 1)
@@ -92,11 +92,11 @@ def deck_get_by_slug(slug: str, *, user: Any = None) -> Deck | None:
     slug = (slug or "").strip()
     if not slug or len(slug) > 32:
         return None
-    deck = Deck.objects.select_related("owner", "forked_from").filter(slug=slug).first()
+    deck = Deck.objects.select_related("owner", "forked_from", "format").filter(slug=slug).first()
     pinned = None
     link = None
     if deck is None:
-        link = ShareLink.objects.select_related("deck", "deck__owner").filter(slug=slug).first()
+        link = ShareLink.objects.select_related("deck", "deck__owner", "deck__format").filter(slug=slug).first()
         if link is None:
             return None
         deck, pinned = link.deck, link.version
@@ -221,37 +221,57 @@ def deck_export_text(*, deck: Deck, snapshot: Mapping[str, Any]) -> str:
     return header + zones_to_text(snapshot["zones"], {code: rec.name for code, rec in cards.items()})
 
 
-def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None) -> dict[str, Any]:
-    """Validate a deck against its game's construction rules, resolving all codes in one query."""
+def deck_validate(*, game: str, zones: Mapping[str, Mapping[str, int]], partner: str | None = None,
+                  fmt: Format | None = None) -> dict[str, Any]:
+    """Validate a deck against its game's construction rules (and ``fmt``'s lists when given),
+    resolving all codes in one query."""
     codes = {code for cards in zones.values() for code in cards}
     if partner:
         codes.add(partner)
     cards = cards_resolve(game=game, codes=codes)
-    return deck_validate_records(game=game, zones=zones, cards=cards, partner=partner)
+    return deck_validate_records(game=game, zones=zones, cards=cards, partner=partner, fmt=fmt)
 
 
 def deck_validate_records(*, game: str, zones: Mapping[str, Mapping[str, int]], cards: Mapping[str, CardRecord],
-                          partner: str | None = None) -> dict[str, Any]:
+                          partner: str | None = None, fmt: Format | None = None) -> dict[str, Any]:
     """``deck_validate`` with the card records given (no catalog read; e.g. a playtest's frozen
-    snapshot): the construction-rule report, messages in the active language."""
+    snapshot): the construction-rule report, messages in the active language. Without a format the
+    report is the game's construction report alone."""
     from rules.construction import validate_deck
+    from rules.formats import apply_format
 
     from .i18n import report_localize
 
-    return report_localize(validate_deck(game, zones, cards, partner=partner), game)
+    report = validate_deck(game, zones, cards, partner=partner)
+    if fmt is not None and fmt.game == game:
+        report = apply_format(report, fmt.rules(), zones, cards)
+    return report_localize(report, game)
+
+
+def format_list(*, game: str = "") -> QuerySet[Format]:
+    """The formats of ``game`` (every game's when empty), in their curated order."""
+    qs = Format.objects.all()
+    return qs.filter(game=game) if game else qs
+
+
+def format_get(*, game: str, code: str) -> Format | None:
+    """The format ``code`` of ``game``, or None."""
+    return Format.objects.filter(game=game, code=code[:40]).first() if code else None
 
 
 # -- public decks: the list anyone browses, "decks using this card", play rates ----------------------------
 def public_deck_list(*, game: str = "", q: str = "", card_codes: Iterable[str] | None = None,
-                     series_codes: Iterable[str] | None = None) -> QuerySet[Deck]:
+                     series_codes: Iterable[str] | None = None, format_code: str = "") -> QuerySet[Deck]:
     """Public decks (only those their owners made public), newest first. ``card_codes``: decks holding
     any of these codes (a card and its parallels), annotated with ``copies`` of them; ``series_codes``:
     decks holding a card of the series."""
-    qs = Deck.objects.filter(visibility=Visibility.PUBLIC).select_related("owner")
+    qs = Deck.objects.filter(visibility=Visibility.PUBLIC).select_related("owner", "format")
     if game:
         qs = qs.filter(game=game)
     if q:
         qs = qs.filter(name__icontains=q[:100])
+    if format_code:
+        qs = qs.filter(format__code=format_code[:40])
     if series_codes is not None:
         qs = qs.filter(pk__in=DeckCard.objects.filter(code__in=list(series_codes)).values("deck_id"))
     if card_codes is not None:

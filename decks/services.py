@@ -20,7 +20,7 @@ from config.parsers import bad_text_problem
 from rules import games as g
 from rules.decktext import MAX_COUNT
 
-from .models import Deck, DeckCard, DeckVersion, ShareLink, Visibility
+from .models import Deck, DeckCard, DeckVersion, Format, ShareLink, Visibility
 from .reader import read_deck
 from .selectors import deck_can_edit, deck_can_view, deck_validate, deck_version_visible, zones_diff
 
@@ -153,6 +153,18 @@ def _check_fields(*, game: str | None = None, name: str | None = None, visibilit
         raise DeckInputError("description", gettext("description is at most 5000 characters"))
 
 
+def _format_resolve(game: str, code: str | None) -> Format | None:
+    """The format ``code`` of ``game`` ("" or None: no format); an unknown code is a 400 naming ``format``."""
+    if not code:
+        return None
+    fmt = Format.objects.filter(game=game, code=str(code)[:40]).first()
+    if fmt is None:
+        known = ", ".join(Format.objects.filter(game=game).values_list("code", flat=True)) or "–"
+        raise DeckInputError("format", gettext("unknown format %(format)s for this game; expected one of %(formats)s")
+                             % {"format": repr(str(code)[:40]), "formats": known})
+    return fmt
+
+
 def _snapshot(deck: Deck, *, author: Any, note: str = "") -> DeckVersion:
     deck_cards_sync(deck=deck)
     deck_legality_store(deck=deck)
@@ -186,7 +198,7 @@ def deck_cards_sync(*, deck: Deck) -> None:
 def deck_legality_store(*, deck: Deck) -> None:
     """Check ``deck``'s latest version against its game's rules and store the outcome on the deck
     (``legal``, ``problems``): lists show it without validating anything (one catalog read per save)."""
-    report = deck_validate(game=deck.game, zones=deck.zones or {})
+    report = deck_validate(game=deck.game, zones=deck.zones or {}, fmt=deck.format)
     deck.legal, deck.problems = bool(report["valid"]), len(report["errors"])
     Deck.objects.filter(pk=deck.pk).update(legal=deck.legal, problems=deck.problems)
 
@@ -226,13 +238,14 @@ def _check_quota(owner: Any) -> None:
 @transaction.atomic
 def deck_create(*, owner: Any, game: str, name: str, zones: Mapping | None = None, description: str = "",
                 visibility: str = Visibility.PRIVATE, note: str = "", forked_from: Deck | None = None,
-                forked_from_version: int | None = None) -> Deck:
+                forked_from_version: int | None = None, format_code: str | None = None) -> Deck:
     _check_fields(game=game, name=name, visibility=visibility, description=description)
+    fmt = _format_resolve(game, format_code)
     clean = zones_normalize(zones, game=game)
     _check_quota(owner)
     deck = Deck.objects.create(
         owner=owner, game=game, name=name.strip(), description=description, visibility=visibility,
-        zones=clean, version=1, forked_from=forked_from, forked_from_version=forked_from_version,
+        zones=clean, version=1, forked_from=forked_from, forked_from_version=forked_from_version, format=fmt,
         public_from_version=1 if visibility == Visibility.PUBLIC else None,
     )
     _snapshot(deck, author=owner, note=note or "created")
@@ -242,8 +255,8 @@ def deck_create(*, owner: Any, game: str, name: str, zones: Mapping | None = Non
 @transaction.atomic
 def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | None = None,
                 description: str | None = None, visibility: str | None = None, zones: Mapping | None = None,
-                note: str = "", publish_history: bool = False) -> Deck:
-    """Save a new version. ``base_version`` None means "overwrite whatever is there" (only used by forms
+                note: str = "", publish_history: bool = False, format_code: str | None = None) -> Deck:
+    """Save a new version. ``format_code``: None keeps the format, "" clears it, else the game's format code. ``base_version`` None means "overwrite whatever is there" (only used by forms
     that just loaded the deck in the same request). Raises DeckConflict, DeckPermissionDenied, DeckInputError.
 
     Making a deck public shows others the versions from this one on; the earlier ones stay the
@@ -253,6 +266,7 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
         raise DeckPermissionDenied(gettext("only the owner can edit this deck"))
     _check_fields(name=name, visibility=visibility, description=description)
     new_zones = zones_normalize(zones, game=deck.game) if zones is not None else None
+    new_format = _format_resolve(deck.game, format_code) if format_code is not None else None
     current = Deck.objects.select_for_update().get(pk=deck.pk)
     if base_version is not None and base_version != current.version:
         base = current.versions.filter(number=base_version).first()
@@ -267,6 +281,9 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
         if value is not None and getattr(current, attr) != value:
             setattr(current, attr, value)
             changed = True
+    if format_code is not None and current.format_id != (new_format.pk if new_format else None):
+        current.format = new_format
+        changed = True
     if publish_history and current.visibility == Visibility.PUBLIC and current.public_from_version not in (None, 1):
         Deck.objects.filter(pk=current.pk).update(public_from_version=1)
         current.public_from_version = 1
@@ -279,7 +296,7 @@ def deck_update(*, deck: Deck, user: Any, base_version: int | None, name: str | 
     rows = Deck.objects.filter(pk=current.pk, version=current.version).update(
         name=current.name, description=current.description, visibility=current.visibility,
         zones=current.zones, version=F("version") + 1, updated=timezone.now(),
-        public_from_version=current.public_from_version,
+        public_from_version=current.public_from_version, format=current.format,
     )
     if rows != 1:  # pragma: no cover - select_for_update makes this unreachable on PostgreSQL
         fresh = Deck.objects.get(pk=current.pk)

@@ -18,11 +18,9 @@ from django.views.decorators.http import require_POST
 
 from rules import games as g
 from rules.cards import CardRecord
-from rules.construction import validate_deck
 
 from .drafts import draft_unsaved
 from .forms import DeckForm, ShareForm
-from .i18n import report_localize
 from .models import Deck, DeckVersion, Visibility
 from .selectors import (
     cards_resolve,
@@ -33,6 +31,7 @@ from .selectors import (
     deck_get_by_slug,
     deck_list,
     deck_snapshot,
+    deck_validate_records,
     deck_version_list,
     zones_to_text,
 )
@@ -97,7 +96,7 @@ def deck_view_context(request: HttpRequest, deck: Deck, zones: Mapping[str, Mapp
     """Everything the deck page shows for ``zones`` of ``deck``: grouped list, validation, charts, odds."""
     game = deck.game
     cards = cards_resolve(game=game, codes={c for z in zones.values() for c in z})
-    report = report_localize(validate_deck(game, zones, cards), game)
+    report = deck_validate_records(game=game, zones=zones, cards=cards, fmt=deck.format)
     problem_cards = {c for e in report["errors"] for c in e["cards"]}
     sections = []
     for zone in g.ZONES:
@@ -149,6 +148,21 @@ def _int(raw: str | None, default: int, lo: int, hi: int) -> int:
         return default
 
 
+def _pinned_links(deck: Deck) -> list[Any]:
+    """The share section's links besides the deck's own (which follows the latest version): one per
+    pinned version, newest version first (an unpinned link shows the same as the deck's own link)."""
+    seen: dict[int, Any] = {}
+    for link in deck.share_links.exclude(version=None).order_by("-version", "created"):
+        seen.setdefault(link.version, link)
+    return list(seen.values())
+
+
+def _form_field(form: Any, field: str) -> str:
+    """The form field a service's input error names (``format`` is the form's ``deck_format``)."""
+    field = "deck_format" if field == "format" else field
+    return field if field in form.fields else "text"
+
+
 # -- list / create -------------------------------------------------------------------------------
 def _with_validity(decks: list[Deck]) -> list[Deck]:
     """Each deck's ``legal`` / ``problems`` as stored when it was saved (issue 19: validating every
@@ -181,9 +195,10 @@ def deck_create_view(request: HttpRequest) -> HttpResponse:
         try:
             deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["zones"],
                                description=d["description"], visibility=d["visibility"],
-                               note="created" if d["format"] == "deck text" else f"imported ({d['format']})")
+                               note="created" if d["format"] == "deck text" else f"imported ({d['format']})",
+                               format_code=d.get("deck_format") or None)
         except DeckInputError as exc:
-            form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
+            form.add_error(_form_field(form, exc.field), exc.message)
         except (DeckQuotaExceeded, DeckRateLimited) as exc:  # decks per account, creations per hour
             form.add_error(None, exc.message)
             response = render(request, "decks/deck_form.html", {"form": form, "creating": True}, status=exc.status)
@@ -201,7 +216,7 @@ def deck_create_view(request: HttpRequest) -> HttpResponse:
 def deck_detail_view(request: HttpRequest, pk: int) -> HttpResponse:
     deck = _deck_or_404(request, pk)
     ctx = deck_view_context(request, deck, deck.zones or {})
-    ctx.update({"shown_version": deck.version, "share_links": deck.share_links.all() if ctx["can_edit"] else [],
+    ctx.update({"shown_version": deck.version, "share_links": _pinned_links(deck) if ctx["can_edit"] else [],
                 "unsaved_draft": ctx["can_edit"] and draft_unsaved(deck=deck)})
     return render(request, "decks/deck_detail.html", ctx)
 
@@ -214,7 +229,7 @@ def deck_shared_view(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = deck_view_context(request, deck, snap["zones"])
     ctx.update({"shown_version": snap["version"], "shown_name": snap["name"], "via_link": True, "slug": slug,
                 "pinned": deck.shared_version is not None,
-                "share_links": deck.share_links.all() if ctx["can_edit"] else []})
+                "share_links": _pinned_links(deck) if ctx["can_edit"] else []})
     return render(request, "decks/deck_detail.html", ctx)
 
 
@@ -230,7 +245,8 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 deck = deck_update(deck=deck, user=request.user, base_version=d["base_version"], name=d["name"],
                                    description=d["description"], visibility=d["visibility"], zones=d["zones"],
-                                   note=d.get("note", ""), publish_history=bool(d.get("publish_history")))
+                                   note=d.get("note", ""), publish_history=bool(d.get("publish_history")),
+                                   format_code=d.get("deck_format") or "")
             except DeckConflict as exc:
                 conflict = exc
                 data = request.POST.copy()
@@ -238,7 +254,7 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
                 form = DeckForm(data, editing=True, initial={"game": deck.game})
                 form.is_valid()
             except DeckInputError as exc:
-                form.add_error(exc.field if exc.field in form.fields else "text", exc.message)
+                form.add_error(_form_field(form, exc.field), exc.message)
             else:
                 messages.success(request, _("Saved as version %(version)s.") % {"version": deck.version})
                 return redirect("deck-detail", pk=deck.pk)
@@ -247,6 +263,7 @@ def deck_edit_view(request: HttpRequest, pk: int) -> HttpResponse:
         form = DeckForm(editing=True, initial={
             "name": deck.name, "game": deck.game, "visibility": deck.visibility, "description": deck.description,
             "text": zones_to_text(deck.zones or {}, _names(cards)), "base_version": deck.version,
+            "deck_format": deck.format.code if deck.format_id else "",
         })
     status = 409 if conflict else (400 if form.errors else 200)
     return render(request, "decks/deck_form.html", {"form": form, "deck": deck, "conflict": conflict}, status=status)

@@ -1,5 +1,5 @@
 """The public deck list: every deck its owner made public, filtered by game, series, "contains card"
-and name; paged. (Deck formats are not in the data model yet: no format filter.)"""
+format and name; paged."""
 from __future__ import annotations
 
 from collections import Counter
@@ -21,7 +21,7 @@ from catalog.selectors import (
 from rules import games as g
 from rules.registry import get_spec
 
-from .selectors import cards_resolve, deck_card_counts, public_deck_list
+from .selectors import cards_resolve, deck_card_counts, format_list, public_deck_list
 from .services import deck_legality_store
 
 PUBLIC_PAGE_SIZE = 25
@@ -86,6 +86,10 @@ def deck_public_view(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "")[:100].strip()
     series = request.GET.get("series", "")[:128].strip()
     card_text = request.GET.get("card", "")[:255].strip()
+    formats = list(format_list(game=game))
+    fmt = request.GET.get("format", "")[:40].strip()
+    if fmt and fmt not in {f.code for f in formats}:
+        fmt = ""
     card, card_codes = _card_filter(game, card_text) if card_text else (None, None)
     notes = []
     if card_text and card is None:
@@ -93,7 +97,7 @@ def deck_public_view(request: HttpRequest) -> HttpResponse:
     series_codes = _series_codes(game, series) if series else None
     if series and not series_codes:
         notes.append(_("No series is called “%(series)s”.") % {"series": series})
-    qs = public_deck_list(game=game, q=q, card_codes=card_codes, series_codes=series_codes)
+    qs = public_deck_list(game=game, q=q, card_codes=card_codes, series_codes=series_codes, format_code=fmt)
     paginator = Paginator(qs, PUBLIC_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     decks = list(page.object_list)
@@ -104,5 +108,6 @@ def deck_public_view(request: HttpRequest) -> HttpResponse:
         "decks": decks, "page": page, "game": game, "q": q, "series": series, "card_text": card_text,
         "card": card, "notes": notes, "games": [(c, g.GAME_NAMES[c]) for c in g.GAMES],
         "series_names": [s["name"] for s in card_series(game=game)] if game else [],
-        "base_query": params.urlencode(), "filtered": bool(game or q or series or card_text),
+        "base_query": params.urlencode(), "filtered": bool(game or q or series or card_text or fmt),
+        "formats": formats, "format": fmt,
     })

@@ -73,6 +73,8 @@ class DeckWriteSerializer(CardsInputMixin):
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     base_version = serializers.IntegerField(min_value=1, required=False)
     note = StrictCharField(max_length=200, required=False, allow_blank=True)
+    format = StrictCharField(max_length=40, required=False, allow_blank=True,
+                             help_text="the format the deck is built for (a code of GET /formats/); \"\" clears it")
     publish_history = serializers.BooleanField(
         required=False, help_text="with visibility public: let others see the versions saved before it was "
                                   "made public too (by default they see the versions from then on)")
@@ -115,10 +117,11 @@ class DeckSerializer(serializers.ModelSerializer):
     share_url = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     forked_from = serializers.SerializerMethodField()
+    format = serializers.SerializerMethodField()
 
     class Meta:
         model = Deck
-        fields = ["id", "url", "name", "game", "description", "visibility", "owner", "version", "counts",
+        fields = ["id", "url", "name", "game", "description", "visibility", "owner", "version", "counts", "format",
                   "share_url", "forked_from", "forked_from_version", "created", "updated"]
 
     def get_counts(self, deck: Deck) -> dict[str, int]:
@@ -128,6 +131,9 @@ class DeckSerializer(serializers.ModelSerializer):
         if deck.visibility == Visibility.PRIVATE:
             return None
         return share_url(self.context.get("request"), deck.slug)
+
+    def get_format(self, deck: Deck) -> str | None:
+        return deck.format.code if deck.format_id else None
 
     def get_url(self, deck: Deck) -> str:
         return reverse("api-deck-detail", kwargs={"pk": deck.pk})

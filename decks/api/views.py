@@ -109,7 +109,7 @@ def _with_etag(response: Response, deck: Deck) -> Response:
 def _detail(deck: Deck, request: Request, *, with_validation: bool = True) -> dict[str, Any]:
     data = DeckDetailSerializer(deck, context={"request": request}).data
     if with_validation:
-        data["validation"] = deck_validate(game=deck.game, zones=deck.zones or {})
+        data["validation"] = deck_validate(game=deck.game, zones=deck.zones or {}, fmt=deck.format)
     return data
 
 
@@ -177,7 +177,7 @@ class DeckListView(APIView):
             raise ValidationError(missing)
         deck = deck_create(owner=request.user, game=d["game"], name=d["name"], zones=d["parsed_zones"] or {},
                            description=d.get("description", ""), visibility=d.get("visibility", "private"),
-                           note=d.get("note", ""))
+                           note=d.get("note", ""), format_code=d.get("format"))
         return _with_etag(Response(_detail(deck, request), status=status.HTTP_201_CREATED), deck)
 
 
@@ -253,7 +253,7 @@ class DeckDetailView(DeckObjectMixin, APIView):
             deck = deck_update(deck=deck, user=request.user, base_version=base, name=d.get("name"),
                                description=d.get("description"), visibility=d.get("visibility"),
                                zones=d["parsed_zones"], note=d.get("note", ""),
-                               publish_history=bool(d.get("publish_history")))
+                               publish_history=bool(d.get("publish_history")), format_code=d.get("format"))
         except DeckConflict as exc:  # 409, or 412 when the base came from If-Match
             if precondition == "header":
                 exc.precondition_failed()
@@ -436,7 +436,7 @@ class SharedDeckView(APIView):
         if pinned is not None and pinned != deck.version:
             snap = deck_snapshot(deck=deck, version=pinned)
             data.update({"zones": snap["zones"], "text": snap["text"], "name": snap["name"],
-                         "validation": deck_validate(game=deck.game, zones=snap["zones"])})
+                         "validation": deck_validate(game=deck.game, zones=snap["zones"], fmt=deck.format)})
         data["shown_version"] = pinned or deck.version
         return Response(data)
 
