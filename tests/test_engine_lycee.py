@@ -469,3 +469,65 @@ def test_a_card_that_prints_dmg_deals_its_dmg_to_the_deck():
     report = run_games(deck, 1, range(20)).summary()["extras"]
     assert report["counters"]["damage_by_dmg"]["total"] > 0 and report["counters"]["damage_by_ap"]["total"] > 0
     assert "DMG" in report["descriptions"]["damage_by_dmg"]
+
+
+# -- issue 16: Escape and Touch; items and areas on the dummy's side ---------------------------------
+def test_escape_sends_a_standing_character_to_the_dust_box():
+    runner = ch("CH-0950", "runner", ap=0, keywords=("escape",))
+    paid = ch("CH-0951", "paid runner", ap=0, keywords=("escape",), keyword_costs={"escape": {"snow": 1}})
+    state = fresh(field={"AF-L": runner, "AF-C": paid})
+    state.deck = [FILLER] * 30  # flower cards: the snow cost cannot be paid
+    state.start(state.scenario(state._my_turn()))
+    assert ("escape", 0) in state.options_main() and ("escape", 1) not in state.options_main()
+    state.apply(Action("main", ("escape", 0)))
+    assert state.field[0] is None and state.dust == [runner] and state.counters["escapes"] == 1
+    # a rested character cannot escape
+    state = fresh(field={"AF-L": runner})
+    state.start(state.scenario(state._my_turn()))
+    state.field[0].standing = False
+    assert ("escape", 0) not in state.options_main()
+
+
+def test_touch_swaps_places_with_the_character_of_the_same_column():
+    toucher = ch("CH-0960", "toucher", ap=3, keywords=("touch",), slots=("DF-C",))
+    front = ch("CH-0961", "front", ap=0)
+    log = EventLog()
+    state = fresh(field={"AF-C": front, "DF-C": toucher}, log=log)
+    drive(state)  # the greedy pilot: the stronger back-row character swaps forward, then attacks
+    assert state.field[1].card is toucher and state.field[4].card is front
+    assert state.field[1].touched and state.odeck == 40 - 3 and state.counters["moves"] == 1
+    assert "Touch: toucher (DF-C) and front (AF-C) swap places" in log.as_text()
+    # once a turn, both standing
+    state = fresh(field={"AF-C": front, "DF-C": toucher})
+    state.start(state.scenario(state._my_turn()))
+    state.field[1].standing = False
+    assert ("touch", 4) not in state.options_main()
+    state.field[1].standing = True
+    state.apply(Action("main", ("touch", 4)))
+    assert ("touch", 1) not in state.options_main(), "Touch used this turn"
+
+
+def test_items_and_areas_may_go_on_the_dummys_side():
+    curse = card("IT-0970", "item", effects=({"kind": "stat_mod", "dp": -2},))
+    swamp = card("AR-0970", "area", effects=({"kind": "stat_mod", "dp": -1},))
+    fodder = card("EV-0971", "event")  # pays the star costs before the area does (same value, earlier in hand)
+    state = fresh(hand=[curse, fodder, fodder, swamp], field={"AF-C": SISTERS}, opp_field={"DF-C": EURYALE})
+    state.start(state.scenario(state._my_turn()))
+    opts = state.options_main()
+    assert ("item", "IT-0970", 1) in opts and ("item", "IT-0970", 6 + 4) in opts, "mine or the dummy's character"
+    assert ("area", "AR-0970", 6 + 0) in opts and ("area", "AR-0970", 6 + 4) in opts
+    state.apply(Action("main", ("item", "IT-0970", 10)))
+    state.apply(Action("main", ("area", "AR-0970", 10)))
+    assert state.ofield[4].item is curse and state.oareas[4] is swamp and state.ofield[4].dp == 2 - 2 - 1
+    assert state.card_zones()["opp_side"] == [curse, swamp]
+    # Euryale DP -1 is downed by AP 3; my item on it goes to my dust box, my area stays on its slot
+    state.apply(Action("main", ("attack", 1, 1)))
+    assert state.ofield[4] is None and curse in state.dust and state.oareas[4] is swamp
+
+
+def test_the_pilot_escapes_a_front_character_without_damage_for_a_better_one():
+    runner = ch("CH-0952", "runner", ap=0, keywords=("escape",), slots=("AF-L",))
+    hitter = ch("CH-0953", "hitter", ap=3, slots=("AF-L",))
+    state = fresh(hand=[hitter, FILLER], field={"AF-L": runner, "AF-C": FILLER, "AF-R": SISTERS})
+    drive(state)
+    assert runner in state.dust and state.field[0].card is hitter and state.counters["escapes"] == 1

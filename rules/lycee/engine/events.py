@@ -17,6 +17,7 @@ EVENTS = event_messages(GAME, {
     "no_wakeup": gettext_noop("{card} does not wake up (tax wakeup not paid)"),
     "move_cost": gettext_noop("{keyword} cost: {cards}"),
     "move": gettext_noop("{card} moves {slot} → {slot2}"),
+    "touch": gettext_noop("Touch: {card} ({slot}) and {card2} ({slot2}) swap places"),
     "paying": gettext_noop(", paying {paid}"),
     "paying_wasted": gettext_noop(", paying {paid}; {wasted} wasted"),
     "convert_return": gettext_noop("{card} returns to the hand"),

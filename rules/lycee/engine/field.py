@@ -41,8 +41,8 @@ def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
 class Char:
     """A character on the field."""
 
-    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "supported", "ap", "dp", "sp", "dmg",
-                 "names")
+    __slots__ = ("card", "info", "standing", "entered", "item", "moved", "touched", "supported", "ap", "dp", "sp",
+                 "dmg", "names")
 
     def __init__(self, card: CardRecord, turn: int) -> None:
         self.card = card
@@ -50,7 +50,8 @@ class Char:
         self.standing = True
         self.entered = turn
         self.item: CardRecord | None = None
-        self.moved = False
+        self.moved = False  # a Step-family keyword used this turn
+        self.touched = False  # Touch used this turn
         self.supported = False  # Supporter used this turn
         self.ap = card.ap or 0  # current values (item, area and until-end-of-turn changes included)
         self.dp = card.dp or 0

@@ -66,6 +66,18 @@ class GreedyPilot(ScriptedPilot):
                 for to in (s - 3, 0, 1, 2):
                     if field[to] is None and state.move_keyword(s, to) is not None:
                         return ("move", s, to)
+        # 1b. Touch: a standing back-row character that may attack and deals more damage than the
+        # standing front-row one of its column swaps places with it
+        for s in (3, 4, 5):
+            c = field[s]
+            o = field[s - 3]
+            if (c is None or o is None or not c.standing or not o.standing
+                    or not (c.entered < turn or c.info.aggressive) or c.dmg <= o.dmg):
+                continue
+            if state.touch_partner(s) is not None:
+                return ("touch", s)
+            if state.touch_partner(s - 3) is not None:
+                return ("touch", s - 3)
         # 2. deploy the best character (AF first)
         hand = state.hand
         names, free, free_mask = state.field_view()
@@ -125,6 +137,17 @@ class GreedyPilot(ScriptedPilot):
                     break
         if best is not None:
             return best
+        # 2b. Escape (free) a front-row character that deals no damage when a character in hand
+        # that does could take its slot and is paid for
+        for s in (0, 1, 2):
+            c = field[s]
+            if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
+                continue
+            for info in infos:
+                if (info.is_char and not info.conversion and info.damage > 0 and info.mask >> s & 1
+                        and (names - set(c.names)).isdisjoint(info.own)
+                        and (not info.cost or state._payment(info.cost, info.cost_key, info.code) is not None)):
+                    return ("escape", s)
         # 3. events with modelled draw / mill effects that gain more cards than they cost
         for info in infos:
             gain = info.event_gain

@@ -32,6 +32,11 @@ from .payment import can_pay_mana, find_payment
 HAND_LIMIT = 7
 
 
+def slot_name(slot: int) -> str:
+    """``AF-L`` … ``DF-R`` for my slots 0..5, ``opp AF-L`` … for the dummy's slots 6..11."""
+    return SLOTS[slot] if slot < 6 else f"opp {SLOTS[slot - 6]}"
+
+
 class LyceeState(GoldfishState):
     """One goldfish game of Lycee. Zones are public attributes so tests can set them up."""
 
@@ -39,7 +44,8 @@ class LyceeState(GoldfishState):
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
     COUNTERS = (
         "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
-        "items", "areas", "events", "supports", "moves", "wasted_mana", "taxes_paid", "damage_by_dmg", "damage_by_ap",
+        "items", "areas", "events", "supports", "moves", "escapes", "wasted_mana", "taxes_paid", "damage_by_dmg",
+        "damage_by_ap",
         "first_games", "second_games",
         "first_wins", "second_wins", "first_win_turns", "second_win_turns",
     )
@@ -51,6 +57,7 @@ class LyceeState(GoldfishState):
         self.areas: list[CardRecord | None] = [None] * 6
         # the dummy: an empty field (scenario tests may give it characters), a deck that only counts
         self.ofield: list[Char | None] = [None] * 6
+        self.oareas: list[CardRecord | None] = [None] * 6  # my areas placed on the dummy's slots
         for slot, card in (opts.get("opp_field") or {}).items():
             self.ofield[SLOT_INDEX[slot] if isinstance(slot, str) else int(slot)] = Char(card, 0)
         self.odeck = int(opts.get("dummy_deck_size", 60))
@@ -96,7 +103,10 @@ class LyceeState(GoldfishState):
     def card_zones(self) -> dict[str, list[CardRecord]]:
         return {"deck": self.deck, "hand": self.hand, "dust": self.dust,
                 "field": [card for c in self.field if c is not None for card in (c.card, c.item) if card is not None],
-                "areas": [a for a in self.areas if a is not None]}
+                "areas": [a for a in self.areas if a is not None],
+                # my items on the dummy's characters and my areas on its slots
+                "opp_side": [c.item for c in self.ofield if c is not None and c.item is not None]
+                + [a for a in self.oareas if a is not None]}
 
     def _discard(self, code: str, pile: list[CardRecord]) -> None:
         self.version += 1
@@ -302,7 +312,7 @@ class LyceeState(GoldfishState):
         # start: wake up, draw
         for s, c in enumerate(field):
             if c is not None:
-                c.moved = c.supported = False
+                c.moved = c.touched = c.supported = False
                 if s not in no_wakeup:
                     c.standing = True
         self._draw(1 if turn == 1 and self.went_first else 2)
@@ -319,7 +329,11 @@ class LyceeState(GoldfishState):
             if verb == "attack":
                 self._attack(choice[1], choice[2])
                 continue
-            if verb == "move":
+            if verb == "escape":
+                self._escape(choice[1])
+            elif verb == "touch":
+                self._touch(choice[1])
+            elif verb == "move":
                 a, b = choice[1], choice[2]
                 kw, pay = self.move_keyword(a, b)
                 if pay:
@@ -415,9 +429,9 @@ class LyceeState(GoldfishState):
         if t == "character":
             return bool(self.deploy_slots(card, names, free))
         if t == "item":
-            return any(c is not None and c.item is None for c in self.field)
+            return any(c is not None and c.item is None for c in (*self.field, *self.ofield))
         if t == "area":
-            return any(a is None for a in self.areas)
+            return any(a is None for a in (*self.areas, *self.oareas))
         return t == "event"
 
     def deploy_slots(self, card: CardRecord, names: set[str] | None = None, free: list[int] | None = None) -> list[int]:
@@ -455,14 +469,67 @@ class LyceeState(GoldfishState):
                     best = (kw, pay)
         return best
 
+    def escape_payment(self, slot: int) -> tuple[int, ...] | None:
+        """Escape: a standing character of mine with the keyword leaves the field for the dust box
+        (own turn, outside battle; the keyword's cost paid). The payment, or ``None`` when it cannot."""
+        c = self.field[slot]
+        if c is None or not c.standing or "escape" not in c.card.keywords:
+            return None
+        cost = c.card.keyword_costs.get("escape")
+        return self.payment_for(cost) if cost else ()
+
+    def _escape(self, slot: int) -> None:
+        pay = self.escape_payment(slot)
+        if pay:
+            paid = self._pay(pay)
+            if self.log is not None:
+                self.say("me", "pay", "move_cost", keyword="escape", cards=", ".join(p.name for p in paid))
+        self.counters["escapes"] += 1
+        self._leave(slot, "escape")
+
+    def touch_partner(self, slot: int) -> tuple[int, tuple[int, ...]] | None:
+        """Touch: a standing character of mine with the keyword swaps places with the standing
+        character of mine in the other row of its column (own turn, outside battle, once a turn;
+        the keyword's cost paid). (the other slot, the payment), or ``None``."""
+        field = self.field
+        c = field[slot]
+        if c is None or not c.standing or c.touched or "touch" not in c.card.keywords:
+            return None
+        other = slot + 3 if slot < 3 else slot - 3
+        o = field[other]
+        if o is None or not o.standing:
+            return None
+        cost = c.card.keyword_costs.get("touch")
+        pay = self.payment_for(cost) if cost else ()
+        return None if pay is None else (other, pay)
+
+    def _touch(self, slot: int) -> None:
+        other, pay = self.touch_partner(slot)
+        if pay:
+            paid = self._pay(pay)
+            if self.log is not None:
+                self.say("me", "pay", "move_cost", keyword="touch", cards=", ".join(p.name for p in paid))
+        field = self.field
+        c, o = field[slot], field[other]
+        field[slot], field[other] = o, c
+        c.touched = True
+        self._recompute(c, other)
+        self._recompute(o, slot)
+        self.version += 1
+        self.counters["moves"] += 1
+        if self.log is not None:
+            self.say("me", "move", "touch", card=c.card.name, slot=SLOTS[slot], card2=o.card.name, slot2=SLOTS[other])
+
     def _recompute(self, c: Char, slot: int) -> None:
-        """Printed values plus its item and the area of its slot (temporary changes dropped)."""
+        """Printed values plus its item and the area of its slot (temporary changes dropped).
+        ``slot`` 6..11 is the dummy's slot ``slot - 6``."""
         info = c.info
-        if c.item is None and self.areas[slot] is None:
+        area = self.areas[slot] if slot < 6 else self.oareas[slot - 6]
+        if c.item is None and area is None:
             c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage
             return
         iap, idp, isp, idmg = stat_mods(c.item)
-        aap, adp, asp, admg = stat_mods(self.areas[slot])
+        aap, adp, asp, admg = stat_mods(area)
         c.ap = info.ap + iap + aap
         c.dp = info.dp + idp + adp
         c.sp = info.sp + isp + asp
@@ -510,20 +577,25 @@ class LyceeState(GoldfishState):
             if log is not None:
                 self.say("me", verb, verb, card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot],
                          payment=text)
-        elif verb == "item":
-            c = field[slot]
+        elif verb == "item":  # on one of my characters, or (slot 6..11) one of the dummy's
+            c = field[slot] if slot < 6 else self.ofield[slot - 6]
             c.item = card
             self._recompute(c, slot)
             self.counters["items"] += 1
             if log is not None:
                 self.say("me", "item", "item", card=card.name, card2=c.card.name, payment=text)
-        elif verb == "area":
-            self.areas[slot] = card
-            if field[slot] is not None:
-                self._recompute(field[slot], slot)
+        elif verb == "area":  # on one of my slots, or (slot 6..11) one of the dummy's
+            if slot < 6:
+                self.areas[slot] = card
+                if field[slot] is not None:
+                    self._recompute(field[slot], slot)
+            else:
+                self.oareas[slot - 6] = card
+                if self.ofield[slot - 6] is not None:
+                    self._recompute(self.ofield[slot - 6], slot)
             self.counters["areas"] += 1
             if log is not None:
-                self.say("me", "area", "area", card=card.name, slot=SLOTS[slot], payment=text)
+                self.say("me", "area", "area", card=card.name, slot=slot_name(slot), payment=text)
         else:
             self.dust.append(card)
             self.counters["events"] += 1
@@ -652,6 +724,8 @@ class LyceeState(GoldfishState):
             self.counters["downed_opp"] += 1
             self.ofield[d_slot] = None
             self.odust += 1
+            if defender.item is not None:  # my item on it goes to my dust box
+                self.dust.append(defender.item)
             if "bonus" in att.card.keywords:  # whether or not the attacker survives (seed 004 §7)
                 self._effects(att.card, "bonus")
         if att_down:
@@ -682,11 +756,13 @@ class LyceeState(GoldfishState):
             if t == "character":
                 slots = self.deploy_slots(card, names, free)
                 verb = "convert" if card.conversion_target else "deploy"
-            elif t == "item":
+            elif t == "item":  # my characters, then the dummy's (GAMES.md §5 Cards)
                 slots = [s for s in ALL_SLOTS if field[s] is not None and field[s].item is None]
+                slots += [6 + s for s in ALL_SLOTS if self.ofield[s] is not None and self.ofield[s].item is None]
                 verb = "item"
-            elif t == "area":
+            elif t == "area":  # my slots, then the dummy's
                 slots = [s for s in ALL_SLOTS if self.areas[s] is None]
+                slots += [6 + s for s in ALL_SLOTS if self.oareas[s] is None]
                 verb = "area"
             else:
                 slots, verb = [], "event"
@@ -696,10 +772,15 @@ class LyceeState(GoldfishState):
                 else:
                     out.extend((verb, code, s) for s in slots)
         for s, c in enumerate(field):
-            if c is None or not c.standing or c.moved:
+            if c is None or not c.standing:
                 continue
-            dests = [to for to in ALL_SLOTS if field[to] is None and self.move_keyword(s, to) is not None]
-            out.extend(("move", s, to) for to in dests)
+            if not c.moved:
+                dests = [to for to in ALL_SLOTS if field[to] is None and self.move_keyword(s, to) is not None]
+                out.extend(("move", s, to) for to in dests)
+            if self.escape_payment(s) is not None:
+                out.append(("escape", s))
+            if self.touch_partner(s) is not None:
+                out.append(("touch", s))
         for s in self.attackers():
             out.extend(("attack", s, col) for col in self.attack_targets(s))
         return out
@@ -707,11 +788,13 @@ class LyceeState(GoldfishState):
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
         if verb in ("deploy", "convert", "item", "area"):
-            return f"{verb} {option[1]} to {SLOTS[option[2]]}"
+            return f"{verb} {option[1]} to {slot_name(option[2])}"
         if verb == "attack":
             return f"attack with {SLOTS[option[1]]} into column {'LCR'[option[2]]}"
         if verb == "move":
             return f"move {SLOTS[option[1]]} → {SLOTS[option[2]]}"
+        if verb in ("escape", "touch"):
+            return f"{verb} {SLOTS[option[1]]}"
         if kind == "tax":
             slot, tax = self.taxing
             return f"{verb} {tax} of {self.field[slot].card.name}"
