@@ -24,7 +24,14 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from catalog.selectors import QueryError, card_codes_resolve, card_get, card_search, card_suggest
+from catalog.selectors import (
+    QueryError,
+    card_codes_resolve,
+    card_get,
+    card_search,
+    card_suggest,
+    search_deadline,
+)
 from config.errors import AppError
 
 PER_PAGE = 20
@@ -125,7 +132,8 @@ def typeahead(*, game: str, q: str, page: int = 1, per_page: int = PER_PAGE) -> 
     if not query:
         return out
     try:
-        return _find(out, game, query, page, per_page)
+        with search_deadline():  # the search statement timeout, as on the search page and the API
+            return _find(out, game, query, page, per_page)
     except AppError as exc:  # any refusal of the search (e.g. one stopped for taking too long)
         out.cards, out.exact, out.error = [], None, str(exc.message)
         return out

@@ -171,3 +171,15 @@ def test_search_pages_share_the_apis_rate_limit(client, cards, monkeypatch):
     assert client.get(API, {"q": "runner"}).status_code == 429  # one budget for both
     assert client.get(PAGE).status_code == 200  # the empty search form is not a search
     assert client.get(PAGE, {"q": "runner"}, REMOTE_ADDR="10.9.9.9").status_code == 200  # per address
+
+
+def test_the_deck_builders_finder_runs_under_the_timeout_too(cards, slow_search, settings, monkeypatch):
+    import catalog.views
+    import decks.typeahead
+
+    monkeypatch.setattr(decks.typeahead, "card_search", catalog.views.card_search)  # the slow one
+    settings.SEARCH_TIMEOUT_SECONDS = 0.3
+    t0 = time.monotonic()
+    found = decks.typeahead.typeahead(game="ws", q="name:nomatchzzz")  # every card read: no early stop
+    assert time.monotonic() - t0 < 1.4
+    assert found.cards == [] and "0.3 seconds" in found.error
