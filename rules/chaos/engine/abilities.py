@@ -120,6 +120,9 @@ class Plan:
     set_def: int = 0
     upkeep: tuple[Effect, ...] = ()  # Set: the start-of-turn choice
     useful: bool = False  # an event / Set that can change a goldfish game (ATK, cards)
+    takes: int = 0  # event: cards it draws or looks at from the deck
+    fetch: bool = False  # event: a card from the waiting room into the hand
+    pump: bool = False  # event: ATK up for a character of yours
 
 
 def compiled_abilities(card: CardRecord) -> tuple[Ability, ...]:
@@ -195,6 +198,13 @@ def _build(card: CardRecord) -> Plan:
             plan.never = gettext_noop("a Set card the engine cannot equip is never played")
     elif ctype == "event" and plan.never is None and not plan.effects:
         plan.never = gettext_noop("an event without effects the engine plays is never played")
+    for e in plan.effects:
+        if e.kind in ("draw", "look"):
+            plan.takes += int(e.params.get("count", 1))
+        elif e.kind == "to_hand" and e.params.get("source") == "waiting_room":
+            plan.fetch = True
+        elif e.kind == "stat_mod" and (e.params.get("atk") or 0) > 0 and _mine(e.params.get("target")):
+            plan.pump = True
     return plan
 
 

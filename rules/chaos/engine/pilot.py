@@ -55,14 +55,15 @@ class GreedyPilot(ScriptedPilot):
     def d_main(self, state: ChaosState) -> tuple:
         used = state.used
         p = state.partner
-        pid = identity(p.card)
+        ids = state.idents
+        pid = ids.get(p.card.code) or identity(p.card)
         hand = state.hand
         event = self._main_event(state)
         if event is not None:
             return event
         if "levelup" not in used:
             for c in hand:
-                if c.card_type == "character" and identity(c) == pid and state.can_level_up(c):
+                if c.card_type == "character" and ids.get(c.code) == pid and state.can_level_up(c):
                     return ("levelup", c.code)
             if state.extra:
                 ups = state.extra_levelups()
@@ -71,19 +72,27 @@ class GreedyPilot(ScriptedPilot):
         names = state.names_on_field()
         if "extra" not in used and state.extra:
             seen = set()
+            field = state.field
             for ex in state.extra:
-                if ex.code in seen or not any(p in names for p in ex.extra_persons):
+                if ex.code in seen:
                     continue
                 seen.add(ex.code)
+                atk = ex.atk or 0
+                # only when it would be stronger than a character of one of its persons
+                if not any((s := names.get(person)) is not None and s != PARTNER_SLOT and field[s].atk < atk
+                           for person in ex.extra_persons):
+                    continue
                 for base, _codes, _slots in state.extra_plan(ex, names):
                     if (ex.atk or 0) > state.field[base].atk:
                         return ("extra", ex.code, base)
         if "summon" not in used:
             field = state.field
+            conditional = state.summon_conditional
             best = None
             best_gain = 0.0
             for c in hand:
-                if c.card_type != "character" or c.person == p.card.person or not state.can_summon(c):
+                if c.card_type != "character" or c.person == p.card.person or (
+                        c.code in conditional and not state.can_summon(c)):
                     continue
                 same = names.get(c.person)
                 if same is not None:
@@ -99,7 +108,7 @@ class GreedyPilot(ScriptedPilot):
             if best is not None:
                 return best
         for c in hand:
-            if c.card_type == "set" and state.plan(c).useful:
+            if c.card_type == "set" and (state.plans.get(c.code) or state.plan(c)).useful:
                 targets = state.set_targets(c)
                 if PARTNER_SLOT in targets:
                     return ("set", c.code, PARTNER_SLOT)
@@ -107,21 +116,20 @@ class GreedyPilot(ScriptedPilot):
 
     def _main_event(self, state: ChaosState) -> tuple | None:
         """A ``MAIN`` event worth playing: cards drawn or fetched, the deck keeping a margin."""
+        plans = state.plans
+        early = state.early_events
         for c in state.hand:
-            if c.card_type != "event" or not state.can_use(c, "MAIN"):
+            if c.code not in early:
                 continue
-            plan = state.plan(c)
-            if not plan.useful:
-                continue
-            kinds = {e.kind for e in plan.effects}
-            take = sum(int(e.params.get("count", 1)) for e in plan.effects if e.kind in ("draw", "look"))
-            if take and len(state.deck) < take + 6:
-                continue
-            if "to_hand" in kinds and "look" not in kinds and not any(
-                    w.card_type == "character" for w in state.waiting):
-                continue
-            if "stat_mod" in kinds:
+            plan = plans[c.code]
+            if not plan.useful or plan.pump or plan.timing != "MAIN":
                 continue  # ATK until end of turn: played in the battle phase
+            if plan.takes and len(state.deck) < plan.takes + 6:
+                continue
+            if plan.fetch and not any(w.card_type == "character" for w in state.waiting):
+                continue
+            if not state.can_use(c, "MAIN"):
+                continue
             return ("event", c.code, state.event_targets(c)[0])
         return None
 
@@ -129,11 +137,12 @@ class GreedyPilot(ScriptedPilot):
         attackers = state._attackers()
         allies = [s for s in attackers if s != PARTNER_SLOT]
         slot = max(allies, key=lambda s: (state.field[s].atk, -s)) if allies else PARTNER_SLOT
+        plans = state.plans
         for c in state.hand:  # ATK until end of turn on the next attacker
-            if c.card_type == "event" and state.plan(c).useful and state.can_use(c, "BATTLE") and any(
-                    e.kind == "stat_mod" and e.params.get("atk", 0) > 0 for e in state.plan(c).effects) and \
-                    slot in state.event_targets(c):
-                return ("event", c.code, slot)
+            if c.card_type == "event":
+                plan = plans.get(c.code) or state.plan(c)
+                if plan.pump and state.can_use(c, "BATTLE") and slot in state.event_targets(c):
+                    return ("event", c.code, slot)
         if allies:
             return ("attack", slot)
         # the partner's attack draw is optional: take it, declined on an empty deck

@@ -52,8 +52,14 @@ OPENING_HAND = 5
 HAND_LIMIT = 7
 
 
-def _deck_plans(deck: Deck) -> dict[str, Plan]:
-    return {c.code: plan_of(c) for c in (*deck.main, *(c for z in deck.zones.values() for c in z))}
+def _deck_plans(deck: Deck) -> tuple[dict[str, Plan], dict[str, str], frozenset[str], bool]:
+    """Per deck: each card's plan, each character's title+name, the ``MAIN`` events the greedy
+    pilot plays early (cards drawn or fetched), whether any card has a start-of-battle trigger."""
+    cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
+    plans = {c.code: plan_of(c) for c in cards}
+    early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
+    return (plans, {c.code: identity(c) for c in cards if c.card_type in ("character", "extra")}, early,
+            any("battle_phase_start" in p.on for p in plans.values()))
 
 
 _PLANS = DeckCache(_deck_plans)
@@ -95,7 +101,9 @@ class ChaosState(GoldfishState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.opening_hand: tuple[CardRecord, ...] = ()
-        self.plans: dict[str, Plan] = _PLANS.get(deck)
+        self.plans, self.idents, self.early_events, self.battle_start = _PLANS.get(deck)
+        self.summon_conditional = frozenset(code for code, p in self.plans.items() if p.summon_if)
+        self.equipped = 0  # Set cards on the field
         self.no_attack: frozenset[str] = frozenset(code for code, p in self.plans.items() if p.cannot_attack)
         # "until end of turn" ATK/DEF changes, undone in the end phase
         self.eot: list[tuple[Char, int, int]] = []
@@ -184,7 +192,7 @@ class ChaosState(GoldfishState):
                     self.counters["maintain_skipped"] += 1
                     if log is not None:
                         self.say("me", "maintain", "maintain_skipped", card=c.card.name)
-        for slot in range(5):
+        for slot in range(5) if self.equipped else ():
             c = self.field[slot]
             if c is None or not c.sets:
                 continue
@@ -227,7 +235,7 @@ class ChaosState(GoldfishState):
                 self._equip(choice[1], choice[2])
         # 4. battle (none on the first player's turn 1)
         if not (turn == 1 and self.went_first):
-            for slot in range(5):
+            for slot in range(5) if self.battle_start else ():
                 c = self.field[slot]
                 if c is not None and not c.face_down and self.plan(c.card).on:
                     self._trigger(c, "battle_phase_start", slot)
@@ -427,6 +435,7 @@ class ChaosState(GoldfishState):
         c = self.field[slot]
         plan = self.plan(card)
         c.sets.append(card)
+        self.equipped += 1
         c.atk += plan.set_atk
         c.dfn += plan.set_def
         self.counters["sets_equipped"] += 1
@@ -436,6 +445,7 @@ class ChaosState(GoldfishState):
     def _unequip(self, c: Char, card: CardRecord) -> None:
         plan = self.plan(card)
         c.sets.remove(card)
+        self.equipped -= 1
         c.atk -= plan.set_atk
         c.dfn -= plan.set_def
         self.waiting.append(card)
@@ -445,17 +455,22 @@ class ChaosState(GoldfishState):
     def extra_levelups(self) -> list[tuple[str, int, str]]:
         """EXTRA level ups: (an identical EXTRA in the extra deck, the slot of the EXTRA on the field,
         a hand card naming one of its persons)."""
-        out = []
+        out: list[tuple[str, int, str]] = []
+        if not self.extra:
+            return out
+        ids = self.idents
         for slot, c in enumerate(self.field):
             if c is None or c.card.card_type != "extra":
                 continue
-            ident = identity(c.card)
-            same = next((x for x in self.extra if identity(x) == ident), None)
+            persons = c.card.extra_persons
+            codes = distinct_codes(h for h in self.hand if h.card_type == "character" and h.person in persons)
+            if not codes:
+                continue
+            ident = ids.get(c.card.code) or identity(c.card)
+            same = next((x for x in self.extra if (ids.get(x.code) or identity(x)) == ident), None)
             if same is None or not self.can_level_up(same):
                 continue
-            persons = c.card.extra_persons
-            for code in distinct_codes(h for h in self.hand if h.card_type == "character" and h.person in persons):
-                out.append((same.code, slot, code))
+            out.extend((same.code, slot, code) for code in codes)
         return out
 
     def _levelup_extra(self, code: str, slot: int, discard: str) -> None:
@@ -477,7 +492,9 @@ class ChaosState(GoldfishState):
         c = self.field[slot]
         self.waiting.append(c.card)
         self.waiting.extend(c.under)
-        self.waiting.extend(c.sets)
+        if c.sets:
+            self.waiting.extend(c.sets)
+            self.equipped -= len(c.sets)
         self.field[slot] = None
 
     def names_on_field(self) -> dict[str, int]:
@@ -540,6 +557,8 @@ class ChaosState(GoldfishState):
 
     def _attackers(self) -> list[int]:
         no = self.no_attack
+        if not no:
+            return [i for i, c in enumerate(self.field) if c is not None and c.state == STAND and not c.face_down]
         return [i for i, c in enumerate(self.field)
                 if c is not None and c.state == STAND and not c.face_down and c.card.code not in no]
 
