@@ -43,6 +43,7 @@ DECK_RULE = gettext_noop("a deck-construction rule: checked when the deck is bui
 OPP_TURN = gettext_noop("acts on the goldfish's turn, when the goldfish's attacks have no characters")
 NO_CHOICE = gettext_noop("only orders cards the engine would not reorder")
 TRIGGER_ICON = gettext_noop("the trigger icon's reminder: the engine plays the icon")
+GOLDFISH_DECLINES = gettext_noop("the goldfish declines every optional action")
 
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge, "<=": operator.le, "==": operator.eq, ">": operator.gt, "<": operator.lt, "!=": operator.ne,
@@ -742,6 +743,10 @@ def _eff_memory(p: Mapping[str, Any]) -> Built:
         return Built(lambda st, ctx: st.fx_opp_memory(n(st, ctx)), 0.3, "memory")
     if t.get("ref") == "that":
         return Built(lambda st, ctx: st.fx_that_to(ctx, "memory"), 0.0, "memory")
+    if t.get("who", "you") == "you" and t.get("zone") in ("waiting_room", "hand"):
+        sel = selection({**t, "who": "you"})
+        n = amount(p, "count")
+        return Built(lambda st, ctx: st.fx_move_chosen(ctx, sel, n(st, ctx), "memory"), -0.2, "memory")
     raise Unsupported(f"memory of {t}")
 
 
@@ -752,7 +757,8 @@ def _eff_put_on_stage(p: Mapping[str, Any]) -> Built:
         raise Skip(NO_OPP_CHARS)
     to = p.get("to") or {}
     pos = to.get("position") if isinstance(to, Mapping) else None
-    if pos not in ("any_slot", "empty_slot", "separate_slots", "that_slot", None):
+    if pos not in ("any_slot", "empty_slot", "separate_slots", "this_slot", None) or (isinstance(to, Mapping) and to.get(
+            "as")):
         raise Unsupported(f"put on the stage at {pos}")
     if isinstance(to, Mapping) and to.get("zone") not in (None, "stage", "front_row", "back_row"):
         raise Unsupported(f"put into {to.get('zone')}")
@@ -767,8 +773,6 @@ def _eff_put_on_stage(p: Mapping[str, Any]) -> Built:
                      "put_on_stage")
     if p.get("among") == "reveal" or t.get("ref") in ("that", "those"):
         if p.get("among") not in ("reveal", "look") and src not in ("deck",):
-            if t.get("ref") == "that" and src in ("waiting_room", "memory", "hand", "clock"):
-                return Built(lambda st, ctx: st.fx_put_that(ctx, src, rested, pos, rows), 1.5, "put_on_stage")
             raise Unsupported(f"put {t.get('ref')} from {src}")
         pred = card_pred({k: v for k, v in t.items() if k in _PRED_KEYS and k != "kind"} | {"kind": "character"})
         return Built(lambda st, ctx: st.fx_put_looked(ctx, pred, n(st, ctx), rested, pos, rows), 1.5, "put_on_stage")
@@ -906,6 +910,15 @@ def _eff_leave(kind: str) -> Callable[[Mapping[str, Any]], Built]:
             raise Skip(NO_OPP_CHARS)
         if t.get("ref") == "this" and dest in ("waiting", "hand", "memory", "stock", "clock"):
             return Built(lambda st, ctx: st.fx_this_to(ctx, dest), -1.0, kind)
+        if t.get("ref") == "that" and set(t) <= {"ref", "kind", "who"} and dest in ("waiting", "hand", "memory",
+                                                                                  "stock", "clock"):
+            return Built(lambda st, ctx: st.fx_that_to(ctx, dest), -1.0, kind)
+        if t.get("who") == "you" and t.get("ref") is None and dest in ("waiting", "hand", "memory", "stock", "clock"):
+            sel = selection({**{k: v for k, v in t.items() if k != "count"}, "zone": t.get("zone") or "stage"})
+            n = amount(p, "count")
+            if sel.zone != "stage":
+                raise Unsupported(f"your characters {kind}")
+            return Built(lambda st, ctx: st.pay_stage_to(ctx, sel, n(st, ctx), dest), -2.0, kind)
         raise Unsupported(f"your characters {kind}")
     return build
 
@@ -975,6 +988,16 @@ def _eff_trigger_effect(p: Mapping[str, Any]) -> Built:
     raise Unsupported(f"the {icon} trigger's effect")
 
 
+def _eff_reveal_hand(p: Mapping[str, Any]) -> Built:
+    t = p.get("target") or {}
+    who = t.get("who", "you")
+    if who == "opponent" and (p.get("optional") or p.get("player") == "opponent" and p.get("optional")):
+        raise Skip(GOLDFISH_DECLINES)
+    if who == "opponent":
+        return Built(lambda st, ctx: st.fx_reveal_hand(ctx, True), 0.0, "reveal_hand")
+    return Built(lambda st, ctx: st.fx_reveal_hand(ctx, False), 0.0, "reveal_hand")
+
+
 _SIMPLE: dict[str, Callable[[Mapping[str, Any]], Built]] = {
     "draw": _eff_draw, "discard": _eff_discard, "stock_charge": _eff_stock_charge, "clock_heal": _eff_clock_heal,
     "mill": _eff_mill, "clock_damage": _eff_clock_damage, "salvage": _eff_salvage, "search": _eff_search,
@@ -982,7 +1005,7 @@ _SIMPLE: dict[str, Callable[[Mapping[str, Any]], Built]] = {
     "put_on_stage": _eff_put_on_stage, "to_hand": _eff_to_hand, "to_deck": _eff_to_deck, "shuffle": _eff_shuffle,
     "burn": _eff_burn, "stand": _eff_stand, "rest": _eff_rest, "restriction": _eff_restriction,
     "rule_change": _eff_rule_change, "choose": _eff_choose, "move": _eff_move,
-    "trigger_effect": _eff_trigger_effect,
+    "trigger_effect": _eff_trigger_effect, "reveal_hand": _eff_reveal_hand,
     **{k: _eff_leave(k) for k in ("to_waiting_room", "bounce", "to_deck_from_stage", "to_clock", "to_stock",
                                   "to_memory", "reverse")},
 }
@@ -995,10 +1018,17 @@ _SKIP_KINDS: dict[str, str] = {
 }
 
 
-def effect(e: Effect, card: CardRecord, *, continuous: bool = False) -> Built:
-    """One effect → a :class:`Built` step, or :class:`Skip` / :class:`Unsupported`."""
+OPP_TURN_ONLY = gettext_noop("lasts only during the goldfish's turn, when your characters neither attack nor leave "
+                             "the stage")
+
+
+def effect(e: Effect, card: CardRecord, *, continuous: bool = False, hook: str = "") -> Built:
+    """One effect → a :class:`Built` step, or :class:`Skip` / :class:`Unsupported`. ``hook``: when
+    the ability resolves (an effect lasting the goldfish's turn changes nothing)."""
     k = e.kind
     p = e.params or {}
+    if hook.startswith("opp:") and k in ("soul", "grant_ability", "stand", "level") and p.get("duration", "turn") == "turn":
+        raise Skip(OPP_TURN_ONLY)
     if k in _SKIP_KINDS and _SKIP_KINDS[k]:
         raise Skip(_SKIP_KINDS[k])
     if k == "level":
@@ -1006,6 +1036,13 @@ def effect(e: Effect, card: CardRecord, *, continuous: bool = False) -> Built:
         if isinstance(t, Mapping) and t.get("zone") == "hand":
             raise Unsupported("a level change in hand inside an effect")
         raise Skip(STAGE_LEVEL)
+    at = p.get("at")
+    if at is not None:
+        hook = _delayed_hook(at)
+        inner = effect(Effect(k, {k2: v for k2, v in p.items() if k2 not in ("at", "then", "if", "optional")}), card)
+        step = inner.step
+        built = Built(lambda st, ctx: st.schedule(hook, step, ctx), inner.gain, inner.kind)
+        return _gated(built, {k2: v for k2, v in p.items() if k2 in ("then", "if", "optional")})
     if k == "soul":
         built = _eff_soul(p, continuous)
     elif k == "grant_ability":
@@ -1017,6 +1054,18 @@ def effect(e: Effect, card: CardRecord, *, continuous: bool = False) -> Built:
     else:
         raise Unsupported(f"{k} effects")
     return _gated(built, p)
+
+
+def _delayed_hook(at: Any) -> str:
+    """When a delayed effect (``params.at``) resolves: this turn's end, the start of your next
+    encore step / draw phase..."""
+    if not isinstance(at, Mapping) or at.get("turn", "you") != "you":
+        raise Unsupported(gettext_noop("a delayed effect on the goldfish's turn"))
+    if at.get("when") == "end" and at.get("phase") == "turn":
+        return "end:turn"
+    if at.get("when") == "start" and at.get("phase") in _PHASES:
+        return "start:" + str(at["phase"])
+    raise Unsupported(f"a delayed effect at {dict(at)}")
 
 
 def _gated(built: Built, p: Mapping[str, Any]) -> Built:
@@ -1107,7 +1156,21 @@ def cost_of(e: Effect) -> Cost:
                     lambda st, ctx: st.fx_this_to(ctx, "waiting"), 2.0)
     if k == "memory":
         t = p.get("target") or {}
-        if t.get("ref") != "this":
+        if t.get("zones") == ["climax_zone", "waiting_room"]:
+            n = p.get("count", 1)
+            t2 = {k2: v for k2, v in t.items() if k2 not in ("zones", "count", "zone")}
+            sel_cx = selection({**t2, "zone": "climax_zone", "who": "you"})
+            sel_wr = selection({**t2, "zone": "waiting_room", "who": "you"})
+            return Cost("to_memory", lambda st, ctx: len(st.cost_cards(ctx, sel_cx)) + len(st.cost_cards(ctx, sel_wr)) >= n,
+                        lambda st, ctx: st.pay_cards_to(ctx, sel_wr if st.cost_cards(ctx, sel_wr) else sel_cx, n,
+                                                        "memory"), 0.3 * n)
+        if t.get("ref") != "this" and t.get("zone") in ("hand", "waiting_room", "climax_zone") and "zones" not in t:
+            n = p.get("count", 1)
+            sel = selection({**{k2: v for k2, v in t.items() if k2 != "count"}, "who": "you"})
+            value = 1.0 if t.get("zone") == "hand" else 0.3
+            return Cost("to_memory", lambda st, ctx: len(st.cost_cards(ctx, sel)) >= n,
+                        lambda st, ctx: st.pay_cards_to(ctx, sel, n, "memory"), value * n)
+        if t.get("ref") != "this" or set(t) != {"ref"}:
             raise Unsupported(f"memory cost {dict(p)}")
         return Cost("memory", lambda st, ctx: st.can_move_this(ctx), lambda st, ctx: st.fx_this_to(ctx, "memory"),
                     2.0)
@@ -1121,12 +1184,24 @@ def cost_of(e: Effect) -> Cost:
         pred = card_pred({k2: v for k2, v in t.items() if k2 in _PRED_KEYS})
         return Cost("reveal", lambda st, ctx: st.can_discard(ctx, p.get("count", 1), pred), lambda st, ctx: None, 0.0)
     if k == "return_this":
+        if set(p.get("target") or {"ref": "this"}) - {"ref"}:
+            raise Unsupported(f"return cost {dict(p)}")
         return Cost("return_this", lambda st, ctx: ctx.source_slot(st) is not None,
                     lambda st, ctx: st.fx_this_to(ctx, "hand"), 1.5)
     if k == "discard_this":
         raise Skip(NO_COUNTER)
+    if k == "move":
+        return _move_cost(p)
     if k == "to_clock":
         t = p.get("target") or {}
+        if t.get("ref") == "this" and set(t) == {"ref"}:
+            return Cost("this_to_clock", lambda st, ctx: ctx.source_slot(st) is not None,
+                        lambda st, ctx: st.fx_this_to(ctx, "clock"), 2.5)
+        if t.get("zone") == "stage" and t.get("who", "you") == "you":
+            n = p.get("count", 1)
+            sel = selection({k2: v for k2, v in t.items() if k2 != "count"})
+            return Cost("stage_to_clock", lambda st, ctx: len(st.cost_slots(ctx, sel)) >= n,
+                        lambda st, ctx: st.pay_stage_to(ctx, sel, n, "clock"), 3.0 * n)
         if t.get("zone") == "hand":
             n = p.get("count", 1)
             pred = card_pred({k2: v for k2, v in t.items() if k2 in _PRED_KEYS})
@@ -1134,6 +1209,38 @@ def cost_of(e: Effect) -> Cost:
                         lambda st, ctx: st.pay_hand_to_clock(ctx, n, pred), 2.0 * n)
         raise Unsupported(f"clock cost {dict(p)}")
     raise Unsupported(f"{k} costs")
+
+
+def _move_cost(p: Mapping[str, Any]) -> Cost:
+    """A cost that moves cards: hand → clock, stage → waiting room, memory / waiting room → another
+    zone, stock → clock, this card → stock."""
+    t = dict(p.get("target") or {})
+    src = p.get("from") or t.get("zone")
+    to = p.get("to")
+    n = p.get("count", t.get("count", 1))
+    if not isinstance(n, int):
+        raise Unsupported(f"move cost {dict(p)}")
+    t.pop("count", None)
+    if p.get("as") == "shuffle":
+        return Cost("shuffle", lambda st, ctx: True, lambda st, ctx: st.fx_shuffle(), 0.0)
+    if p.get("as") == "stock_charge" and t.get("ref") == "this" and src == "stage":
+        return Cost("this_to_stock", lambda st, ctx: ctx.source_slot(st) is not None,
+                    lambda st, ctx: st.fx_this_to(ctx, "stock"), 2.0)
+    if src == "hand" and to == "clock":
+        pred = card_pred({k2: v for k2, v in t.items() if k2 in _PRED_KEYS})
+        return Cost("hand_to_clock", lambda st, ctx: st.can_discard(ctx, n, pred),
+                    lambda st, ctx: st.pay_hand_to_clock(ctx, n, pred), 2.0 * n)
+    if to == "waiting_room" and (src in (None, "stage") or t.get("zone") == "stage") and t.get("kind") == "character":
+        sel = selection({**t, "zone": "stage"})
+        return Cost("stage_to_waiting", lambda st, ctx: len(st.cost_slots(ctx, sel)) >= n,
+                    lambda st, ctx: st.pay_stage_to(ctx, sel, n, "waiting"), 2.0 * n)
+    if src in ("memory", "waiting_room", "stock") and to in ("waiting_room", "deck", "clock"):
+        sel = selection({**t, "zone": src, "who": "you"})
+        dest = {"waiting_room": "waiting", "deck": "deck", "clock": "clock"}[to]
+        value = {"memory": 0.2, "waiting_room": 0.1, "stock": 1.0}[src] + (1.5 if to == "clock" else 0.0)
+        return Cost(f"{src}_to_{to}", lambda st, ctx: len(st.cost_cards(ctx, sel)) >= n,
+                    lambda st, ctx: st.pay_cards_to(ctx, sel, n, dest), value * n)
+    raise Unsupported(f"a cost moving cards from {src} to {to}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1204,7 +1311,11 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
         phase = p.get("phase")
         when = p.get("when")
         if turn == "opponent":
-            raise Unsupported("a trigger on the goldfish's turn")
+            if when == "start" and phase in _PHASES:
+                return "opp:start:" + str(phase), None
+            if when == "end" and phase == "turn":
+                return "opp:end:turn", None
+            raise Unsupported(f"the {when} of the goldfish's {phase}")
         if turn != "you":
             raise Unsupported(f"a trigger on every player's {phase}")
         if when == "start" and phase in _PHASES:
@@ -1219,6 +1330,11 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
     if k == "damage_cancelled":
         if p.get("by") == "this" and p.get("cancelled") is True:
             return "cancelled", p.get("during") == "turn_placed"
+        if p.get("to") == "you" and p.get("by") is None:
+            turn = p.get("turn")
+            if turn not in (None, "opponent"):
+                raise Unsupported(f"damage cancelled {p}")
+            return ("taken_cancelled" if p.get("cancelled") else "taken_not_cancelled"), turn == "opponent"
         raise Unsupported(f"damage cancelled {p}")
     if k == "ability_used":
         what = p.get("what")
@@ -1242,8 +1358,17 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
             return "trigger_climax", None
         raise Unsupported(f"trigger check {p}")
     if k == "card_moved":
-        if p.get("played") == {"kind": "event"} and (p.get("target") or {}).get("who", "you") == "you":
-            return "event_played", None
+        who = (p.get("target") or {}).get("who", "you")
+        if who == "opponent":
+            raise Skip(OPP_NEVER_PLAYS)
+        if p.get("played") is not None and who == "you" and p.get("turn", "you") == "you":
+            pred = card_pred(p["played"])
+            return "event_played", pred
+        t = p.get("target") or {}
+        if who == "you" and p.get("to") == "level" and set(t) <= {"who", "kind"}:
+            return "to_level", card_pred(t)
+        if who == "you" and p.get("to") == "clock" and p.get("from") == "hand" and set(t) <= {"who", "kind"}:
+            return "clocked", card_pred(t)
         raise Unsupported(f"a card moved {p}")
     if k == "refresh":
         if (p.get("target") or {}).get("who", "you") == "you":
@@ -1289,6 +1414,7 @@ def _continuous(a: Ability, card: CardRecord, conds: tuple[Cond, ...], where: st
     encore: tuple[Cost, ...] | None = None
     encore_target: Sel | None = None
     reasons: list[str] = []
+    flags: set[str] = set()
     for e in a.effects:
         p = e.params or {}
         if e.kind == "soul":
@@ -1313,6 +1439,13 @@ def _continuous(a: Ability, card: CardRecord, conds: tuple[Cond, ...], where: st
             if not isinstance(raw, int) or p.get("per"):
                 raise Unsupported("this level change in hand")
             level = raw
+        elif e.kind == "restriction" and (p.get("target") or {}) == {"ref": "this"} and (
+                p.get("what") in ("attack", "direct_attack") and not p.get("when") or p.get("what") == "stand" and
+                p.get("when") == {"phase": "stand_phase", "turn": "you"}) and not p.get("duration"):
+            flags.add("no_attack" if p["what"] != "stand" else "no_stand")
+        elif e.kind == "restriction" and p.get("what") == "play" and p.get("player") == "you" and p.get("cards") == {
+                "kind": "climax"} and p.get("when") == {"turn": "you", "phase": "climax_phase"}:
+            flags.add("no_climax")
         elif e.kind == "grant_ability" and _grants_encore(p):
             if encore is not None:
                 raise Unsupported("two granted encores")
@@ -1326,15 +1459,15 @@ def _continuous(a: Ability, card: CardRecord, conds: tuple[Cond, ...], where: st
                 reasons.append(s.reason)
                 continue
             raise Unsupported(f"a lasting {e.kind} effect")
-    if not soul and not level and encore is None and not (power and card.card_type == "climax"):
+    if not soul and not level and encore is None and not flags and not (power and card.card_type == "climax"):
         raise Skip(reasons[0] if reasons else POWER_ONLY)
     hook = "climax_cont" if card.card_type == "climax" else "cont"
-    if card.card_type == "climax" and (level or encore is not None):
+    if card.card_type == "climax" and (level or encore is not None or flags):
         raise Unsupported("a climax's lasting effect")
     prog = Program(card.code, index, hook, a.text, where=where, conds=conds, soul=soul, power=power,
                    target=target, kinds=frozenset(k for k, v in (("soul", soul), ("level", level),
                                                                   ("encore", encore is not None)) if v))
-    prog.arg = {"level": level, "encore": encore, "encore_target": encore_target}
+    prog.arg = {"level": level, "encore": encore, "encore_target": encore_target, **{f: True for f in flags}}
     return prog
 
 
@@ -1342,6 +1475,37 @@ def _grants_encore(p: Mapping[str, Any]) -> bool:
     nested = p.get("abilities") or []
     return len(nested) == 1 and list(nested[0].get("keywords") or []) == ["encore"] and \
         [e.get("kind") for e in nested[0].get("effects") or []] == ["encore"]
+
+
+def _all_skip(a: Ability, card: CardRecord, hook: str = "") -> str | None:
+    """The reason when every effect of ``a`` changes nothing in a goldfish game (then its
+    conditions and costs do not matter: the pilot never pays for nothing)."""
+    reason = None
+    for e in a.effects:
+        try:
+            effect(e, card, continuous=a.kind in ("continuous", "keyword", "climax") and a.trigger is None, hook=hook)
+        except Skip as s:
+            reason = reason or s.reason
+            continue
+        except Unsupported:
+            return None
+        return None
+    return reason
+
+
+_LEAVE_KINDS = frozenset({"to_waiting_room", "bounce", "to_clock", "to_stock", "to_memory"})
+
+
+def _that_character(e: Effect, prev: Any, text: str) -> Effect:
+    """"そのキャラを…" after a choice: the compiler repeats the chosen target; read it as the card
+    chosen before (``ref: that``)."""
+    p = e.params or {}
+    t = p.get("target")
+    if e.kind in _LEAVE_KINDS and isinstance(t, Mapping) and isinstance(prev, Mapping) and "そのキャラ" in text and \
+            t.get("who") == "you" and "ref" not in t and {k: v for k, v in t.items() if k != "count"} == {
+                k: v for k, v in prev.items() if k != "count"}:
+        return Effect(e.kind, {**p, "target": {"ref": "that", "kind": "character"}})
+    return e
 
 
 def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysis:
@@ -1367,11 +1531,15 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
         costs = tuple(cost_of(c) for c in a.cost)
         return Analysis(PLAYED, "", Program(card.code, index, "encore", a.text, cost=costs,
                                             kinds=frozenset({"encore"})))
+    skip = _all_skip(a, card, hook)
+    if skip is not None:
+        raise Skip(skip)
     if kinds == ["shift"]:
-        raise Unsupported("シフト (shift)")
-    for e in a.effects:
-        if "at" in (e.params or {}) and e.kind not in _SKIP_KINDS:
-            raise Unsupported(gettext_noop("a delayed effect (at a later step)"))
+        sp = a.effects[0].params or {}
+        if not isinstance(sp.get("level"), int) or not sp.get("color"):
+            raise Unsupported("シフト (shift)")
+        return Analysis(PLAYED, "", Program(card.code, index, "shift", a.text, arg=(sp["level"], sp["color"]),
+                                            where="clock", kinds=frozenset({"shift"})))
     where = _where(a, card)
     conds: list[Cond] = []
     reqs: list[Cond] = []
@@ -1388,7 +1556,7 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
     if not hook:
         if a.kind == "climax" and a.trigger is None:
             return Analysis(PLAYED, "", _continuous(a, card, tuple(conds), "climax", index))
-        if a.kind == "continuous" and a.trigger is None and not a.cost:
+        if a.kind in ("continuous", "keyword") and a.trigger is None and not a.cost:
             rest = [e for e in a.effects if not (e.kind == "restriction" and (e.params or {}).get("what") == "play")]
             if reqs and not rest:
                 return Analysis(PLAYED, "", Program(card.code, index, "play_req", a.text, where="hand",
@@ -1405,12 +1573,26 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
     executed: set[str] = set()
     dependent = any((e.params or {}).get("then") or (e.params or {}).get("if") or
                     (e.params or {}).get("per") == {"ref": "those", "kind": "climax"} for e in a.effects[1:])
+    skipped_choice: str | None = None
+    prev_target: Any = None
     for e in a.effects:
+        e = _that_character(e, prev_target, a.text)
+        t = (e.params or {}).get("target")
+        if isinstance(t, Mapping) and "ref" not in t:
+            prev_target = t
+        refers = isinstance(t, Mapping) and t.get("ref") in ("that", "those")
+        if refers and skipped_choice is not None and e.kind not in ("search", "salvage", "mill"):
+            reasons.append(skipped_choice)  # the cards chosen by a skipped effect: none
+            continue
         try:
-            b = effect(e, card)
+            b = effect(e, card, hook=hook)
         except Skip as s:
             reasons.append(s.reason)
+            if isinstance(t, Mapping) and not refers:
+                skipped_choice = s.reason
             continue
+        if isinstance(t, Mapping) and not refers:
+            skipped_choice = None
         steps.append(b.step)
         gain += b.gain
         soul += b.soul
@@ -1511,7 +1693,8 @@ def card_programs(card: CardRecord) -> CardPrograms | None:
             reqs.extend(prog.reqs)
         if prog.hook == "cont" and prog.arg and prog.arg.get("level"):
             hand_level.append(prog)
-            if not prog.soul and prog.arg.get("encore") is None:
+            if not prog.soul and prog.arg.get("encore") is None and not prog.arg.get("no_attack") and \
+                    not prog.arg.get("no_stand"):
                 continue
         by_hook.setdefault(prog.hook, []).append(prog)
     if not by_hook and not hand_level and not reqs and not encore:

@@ -157,9 +157,11 @@ class AbilityRuntime:
     def _hook_matches(self: WSState, prog: Program, card: CardRecord, slot: int | None, subject: CardRecord | None,
                       subject_slot: int | None, how: str | None) -> bool:
         hook = prog.hook
-        if hook == "cx_placed":
+        if hook in ("cx_placed", "event_played", "to_level", "clocked"):
             pred = prog.arg
-            return subject is not None and (pred is None or pred(self, subject))
+            return pred is None or (subject is not None and pred(self, subject))
+        if hook in ("taken_cancelled", "taken_not_cancelled"):
+            return not prog.arg or self._opp_active
         if hook in ("other_placed", "other_attack"):
             if subject is None or subject_slot is None or subject_slot == slot:
                 return False
@@ -172,6 +174,68 @@ class AbilityRuntime:
                 return False
             return sel.pred is None or sel.pred(self, subject)
         return True
+
+    # -- delayed effects ------------------------------------------------------------------------
+    def schedule(self: WSState, hook: str, step: Any, ctx: Ctx) -> None:
+        """A delayed effect ("ターンの終わりに、…"): ``step`` runs at the next ``hook``."""
+        later = Ctx(ctx.card, ctx.slot, ctx.needs_optional)
+        later.that, later.those = ctx.that, list(ctx.those)
+        self.delayed.append((hook, step, later))
+
+    def run_delayed(self: WSState, hook: str) -> Generator[str, tuple, None]:
+        due = [d for d in self.delayed if d[0] == hook]
+        if not due:
+            return
+        self.delayed = [d for d in self.delayed if d[0] != hook]
+        for _, step, ctx in due:
+            g = step(self, ctx)
+            if g is not None:
+                yield from g
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
+
+    # -- continuous restrictions and シフト ---------------------------------------------------------
+    def restricted(self: WSState, slot: int, flag: str) -> bool:
+        """Whether a 【永】 ability of the character in ``slot`` stops it attacking (``no_attack``:
+        it cannot attack, or cannot direct-attack: every attack on the goldfish is direct) or
+        standing in the stand phase (``no_stand``) now."""
+        card = self.stage[slot]
+        progs = self.progs_of(card) if card is not None else None
+        if progs is None:
+            return False
+        for prog in progs.get("cont"):
+            if prog.arg and prog.arg.get(flag):
+                ctx = Ctx(card, slot)  # type: ignore[arg-type]
+                if all(c(self, ctx) for c in prog.conds):
+                    return True
+        return False
+
+    def shift(self: WSState) -> None:
+        """シフト: at the start of the main phase, a clock card with シフト (your level at least its
+        level) may swap with a hand card of its colour. Decision: the engine swaps when the clock
+        card is worth more to the pilot than the least valuable hand card of that colour."""
+        level = len(self.level)
+        for i, card in enumerate(self.clock):
+            progs = self.progs_of(card)
+            if progs is None:
+                continue
+            for prog in progs.get("shift"):
+                need, color = prog.arg
+                if level < need:
+                    continue
+                hand = [c for c in self.hand if color in c.colors]
+                if not hand:
+                    continue
+                worst = min(hand, key=lambda c: card_value(self, c))
+                if card_value(self, card) <= card_value(self, worst) + 1.0:
+                    continue
+                self.hand.remove(worst)
+                self.clock[i] = worst
+                self.hand.append(card)
+                self.counters["shifts"] += 1
+                if self.log is not None:
+                    self.say("me", "shift", "shift", card=self.name(card.code), card2=self.name(worst.code))
+                break
 
     # -- state queries -------------------------------------------------------------------------
     def slot_state_is(self: WSState, slot: int, state: str) -> bool:
@@ -360,6 +424,10 @@ class AbilityRuntime:
                 self.deck.append(c)
             elif dest == "deck_bottom" or dest == "deck_deck":
                 self.deck.insert(0, c)
+            elif dest == "memory":
+                self.memory.append(c)
+            else:  # pragma: no cover - the compiled abilities name no other destination
+                raise ValueError(f"no destination {dest}")
             if self.log is not None:
                 self.say("me", "move", "fx_move", card=self.name(c.code), dest=dest.replace("deck_", "deck "))
         ctx.those = chosen
@@ -536,7 +604,65 @@ class AbilityRuntime:
             return self._level_up_me()
         return None
 
-    def fx_that_to(self: WSState, ctx: Ctx, dest: str) -> None:
+    def fx_that_to(self: WSState, ctx: Ctx, dest: str) -> Generator[str, tuple, None] | None:
+        """The card chosen before (a character of yours) to ``dest``."""
+        c = ctx.that
+        if c is None:
+            return None
+        for s in range(5):
+            if self.stage[s] is c:
+                if dest == "waiting":
+                    return self._leave_stage(s, "effect")
+                self._remove_from_stage(s)
+                self._to_zone(c, dest)
+                return self._level_up_me() if dest == "clock" and len(self.clock) >= 7 else None
+        return None
+
+    def fx_reveal_hand(self: WSState, ctx: Ctx, opponent: bool) -> None:
+        ctx.those = list(self.ohand if opponent else self.hand)
+        ctx.that = ctx.those[-1] if ctx.those else None
+
+    # -- costs moving cards ----------------------------------------------------------------------
+    def cost_slots(self: WSState, ctx: Ctx, sel: Sel) -> list[int]:
+        return sel.stage_slots(self, ctx)
+
+    def pay_stage_to(self: WSState, ctx: Ctx, sel: Sel, n: int, dest: str) -> Generator[str, tuple, None]:
+        """Put ``n`` of your characters (the weakest, back row first, never the source if another
+        will do) into ``dest`` as a cost."""
+        slots = self.cost_slots(ctx, sel)
+        src = ctx.source_slot(self)
+        slots.sort(key=lambda s: (s == src, s <= 2, self.soul_of(s), s))
+        for s in slots[:n]:
+            if self.stage[s] is None:
+                continue
+            if dest == "waiting":
+                yield from self._leave_stage(s, "cost")
+            else:
+                card = self._remove_from_stage(s)
+                self._to_zone(card, dest)
+        if dest == "clock" and len(self.clock) >= 7:
+            yield from self._level_up_me()
+
+    def cost_cards(self: WSState, ctx: Ctx, sel: Sel) -> list[CardRecord]:
+        if sel.zone == "climax_list":
+            cards = [] if self.climax is None else [self.climax]
+            return [c for c in cards if sel.pred is None or sel.pred(self, c)]
+        return [c for c in sel.cards(self, ctx) if not (c is ctx.card and ctx.slot is None and sel.zone == "hand")]
+
+    def pay_cards_to(self: WSState, ctx: Ctx, sel: Sel, n: int, dest: str) -> Generator[str, tuple, None] | None:
+        cards = self.cost_cards(ctx, sel)
+        chosen = self._worst(cards, n) if sel.zone in ("hand", "waiting") else cards[-n:]
+        for c in chosen:
+            if sel.zone == "climax_list":
+                self.climax = None
+            else:
+                self._zone_list(sel).remove(c)
+            if dest == "deck":
+                self.deck.insert(0, c)
+            else:
+                self._to_zone(c, dest)
+        if dest == "clock" and len(self.clock) >= 7:
+            return self._level_up_me()
         return None
 
     def _to_zone(self: WSState, card: CardRecord, dest: str) -> None:
@@ -588,6 +714,8 @@ class AbilityRuntime:
             slots = self._soul_targets(sel, ctx)
         for s in slots:
             self.slot_soul[s] += n
+        if slots and sel.ref is None:
+            ctx.that = self.stage[slots[-1]]
         self.counters["fx_soul"] += n * len(slots)
 
     def fx_burn(self: WSState, n: int) -> None:

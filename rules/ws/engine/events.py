@@ -47,6 +47,7 @@ EVENTS = event_messages(GAME, {
     "fx_place": gettext_noop("{card} put onto {slot}"),
     "heal": gettext_noop("heal: {card} from the clock to the waiting room"),
     "search": gettext_noop("{card} to hand"),
+    "shift": gettext_noop("shift: {card} from the clock to hand, {card2} from hand to the clock"),
     "cancel_taken": gettext_noop("goldfish's {what} {amount}: your climax revealed on card {count}; cancelled, "
                                  "{count} card(s) to your waiting room"),
     "damage_taken": gettext_noop("goldfish's {what} {amount}: you take {amount} (clock {clock}, level {level})"),

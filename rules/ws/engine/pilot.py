@@ -223,7 +223,7 @@ class GreedyPilot(ScriptedPilot):
         return total
 
     def d_attack(self, state: WSState) -> tuple:
-        if state.attacks_left > 1:
+        if state.attacks_left > 1 and not state.has_hooks.get("no_attack"):
             stage, st = state.stage, state.stage_state
             for s in FRONT:
                 if stage[s] is not None and st[s] == STAND:
@@ -232,6 +232,8 @@ class GreedyPilot(ScriptedPilot):
         attackers = state._attackers()
         if not attackers:
             return ("end",)
+        if state.attacks_left > 1:
+            return ("attack", attackers[0])
         # the first player's single first-turn attack goes to the highest soul
         return ("attack", max(attackers, key=lambda s: (state.soul_of(s), -s)))
 

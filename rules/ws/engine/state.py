@@ -107,6 +107,12 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
                             hooks["memory"] = True
                         if hook in ("cont", "climax_cont") and prog.soul:
                             cont_soul.add(c.code)
+                        if hook == "cont" and prog.arg:
+                            for flag in ("no_attack", "no_stand", "no_climax"):
+                                if prog.arg.get(flag):
+                                    hooks[flag] = True
+                        if hook.startswith("opp:"):
+                            hooks["opp"] = True
                 if p.hand_level or p.play_req:
                     special.add(c.code)
                 if p.encore:
@@ -141,7 +147,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
         "opp_attacks", "damage_taken", "damage_taken_events", "damage_taken_cancels",
         "abilities", "ability_costs", "activations", "burns", "burn_damage", "burn_cancels", "healed", "searched",
-        "fx_stock", "fx_soul", "fx_placed", "brainstorms", "brainstorm_climaxes",
+        "fx_stock", "fx_soul", "fx_placed", "brainstorms", "brainstorm_climaxes", "shifts",
     ) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
                                        "gate", "choice", "standby"))
     PER_TURN = {"damage": "damage_dealt"}
@@ -200,6 +206,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.paying: tuple[Program, Ctx] | None = None  # the ability whose cost the pilot decides
         self.encores: list[Program] = []  # the encore costs offered (decision ``encore``)
         self.encore_ctx: Ctx | None = None
+        self.delayed: list[tuple[str, Any, Ctx]] = []  # effects waiting for a later step (hook, step, ctx)
 
     # -- helpers -------------------------------------------------------------------------------
     def progs_of(self, card: CardRecord) -> CardPrograms | None:
@@ -360,6 +367,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 self._end("loss", gettext_noop("reached level 4"))
             if self.has_hooks.get("level_up"):
                 yield from self.fire_stage("level_up")
+            if self.has_hooks.get("to_level"):
+                yield from self.fire_stage("to_level", chosen)
 
     def _level_up_opp(self) -> None:
         while len(self.oclock) >= 7:
@@ -429,11 +438,40 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     def _opp_turn(self, first: bool = False) -> Generator[str, tuple, None] | None:
         """The goldfish's turn: it draws 1 (refresh damage during its own draw), attacks when
         ``dummy_pressure`` is on (1 attack on the first player's first turn, else
-        ``dummy_attacks``), then discards down to 7."""
+        ``dummy_attacks``), then discards down to 7. A plain method unless it asks decisions
+        (its attacks, or the player's abilities that trigger on the goldfish's turn)."""
         self.oturn += 1
         self._opp_active = True
         if self.used:
             self.used.clear()
+        if self.has_hooks.get("opp") or (self.pressure and self.dummy_attacks):
+            return self._opp_phases(first)
+        self._opp_draw()
+        self._opp_end()
+        return None
+
+    def _opp_phases(self, first: bool) -> Generator[str, tuple, None]:
+        hooks = self.has_hooks
+        if hooks.get("opp:start:draw_phase"):
+            yield from self.fire_stage("opp:start:draw_phase")
+        self._opp_draw()
+        if self.pen_me:
+            yield from self._settle()
+        if hooks.get("opp:start:climax_phase"):
+            yield from self.fire_stage("opp:start:climax_phase")
+        if hooks.get("opp:start:attack_phase"):
+            yield from self.fire_stage("opp:start:attack_phase")
+        if self.pressure and self.dummy_attacks:
+            for _ in range(1 if first else self.dummy_attacks):
+                self.counters["opp_attacks"] += 1
+                yield from self._take_damage(self.dummy_soul, "attack")
+        if hooks.get("opp:start:encore_step"):
+            yield from self.fire_stage("opp:start:encore_step")
+        if hooks.get("opp:end:turn"):
+            yield from self.fire_stage("opp:end:turn")
+        self._opp_end()
+
+    def _opp_draw(self) -> None:
         card = self._otop()
         self.ohand.append(card)
         if self.log is not None:
@@ -445,17 +483,6 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             if self.log is not None:
                 self.say("opp", "damage", "opp_refresh_damage")
             self._level_up_opp()
-        if self.pressure and self.dummy_attacks:
-            return self._opp_attacks(first)
-        self._opp_end()
-        return None
-
-    def _opp_attacks(self, first: bool) -> Generator[str, tuple, None]:
-        attacks = 1 if first else self.dummy_attacks
-        for _ in range(attacks):
-            self.counters["opp_attacks"] += 1
-            yield from self._take_damage(self.dummy_soul, "attack")
-        self._opp_end()
 
     def _opp_end(self) -> None:
         # Decision: the goldfish discards its earliest-drawn cards down to 7.
@@ -487,6 +514,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 c["damage_taken_cancels"] += 1
                 if self.pen_me or self.pen_opp:
                     yield from self._settle()
+                if self.has_hooks.get("taken_cancelled"):
+                    yield from self.fire_stage("taken_cancelled")
                 return
         self.clock.extend(revealed)
         c["damage_taken"] += amount
@@ -498,6 +527,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             yield from self._level_up_me()
         if self.pen_me or self.pen_opp:
             yield from self._settle()
+        if self.has_hooks.get("taken_not_cancelled"):
+            yield from self.fire_stage("taken_not_cancelled")
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
@@ -507,7 +538,11 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             self.used.clear()
         # 1. stand
         stage = self.stage
-        self.stage_state[:] = (STAND,) * 5
+        if hooks.get("no_stand"):
+            keep = [s for s in range(5) if stage[s] is not None and self.restricted(s, "no_stand")]
+            self.stage_state[:] = [self.stage_state[s] if s in keep else STAND for s in range(5)]
+        else:
+            self.stage_state[:] = (STAND,) * 5
         self.entered[:] = (False,) * 5
         # 2. draw
         if log is not None:
@@ -515,6 +550,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                      stock=len(self.stock), hand=len(self.hand), deck=len(self.deck))
         if hooks.get("start:draw_phase"):
             yield from self.fire_stage("start:draw_phase")
+        if self.delayed:
+            yield from self.run_delayed("start:draw_phase")
         self._draw(1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
@@ -527,11 +564,15 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 self.counters["clocked"] += 1
                 if log is not None:
                     self.say("me", "clock", "clock", card=self.name(card.code))
+                if hooks.get("clocked"):
+                    yield from self.fire_stage("clocked", card)
                 yield from self._level_up_me()
                 self._draw(2, "clock draw")
                 if self.pen_me or self.pen_opp:
                     yield from self._settle()
         # 4. main
+        if hooks.get("shift"):
+            self.shift()
         if hooks.get("start:main_phase"):
             yield from self.fire_stage("start:main_phase")
         self._note_playable(turn)
@@ -568,7 +609,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             if c.card_type == "climax":
                 if c.code not in self.first_playable and self._color_ok(c, None):
                     self.first_playable[c.code] = turn
-        if any(c.card_type == "climax" and self._color_ok(c, None) for c in self.hand):
+        if any(c.card_type == "climax" and self._color_ok(c, None) for c in self.hand) and not (
+                hooks.get("no_climax") and any(stage[s] is not None and self.restricted(s, "no_climax")
+                                               for s in range(5))):
             choice = yield "climax"
             if choice[0] == "place":
                 card = take(self.hand, choice[1])
@@ -597,6 +640,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         # encore step: the turn player's reversed characters, then the goldfish's (it has none)
         if hooks.get("start:encore_step"):
             yield from self.fire_stage("start:encore_step")
+        if self.delayed:
+            yield from self.run_delayed("start:encore_step")
         if REVERSED in self.stage_state:
             for s in range(5):
                 if stage[s] is not None and self.stage_state[s] == REVERSED:
@@ -604,6 +649,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         # 7. end
         if hooks.get("end:turn"):
             yield from self.fire_stage("end:turn")
+        if self.delayed:
+            yield from self.run_delayed("end:turn")
         if self.climax is not None:
             self.waiting.append(self.climax)
             if log is not None:
@@ -643,11 +690,16 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     def _has_attacker(self) -> bool:
         stage = self.stage
         st = self.stage_state
+        if self.has_hooks.get("no_attack"):
+            return bool(self._attackers())
         return ((stage[0] is not None and st[0] == STAND) or (stage[1] is not None and st[1] == STAND)
                 or (stage[2] is not None and st[2] == STAND))
 
     def _attackers(self) -> list[int]:
-        return [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
+        out = [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
+        if out and self.has_hooks.get("no_attack"):
+            out = [s for s in out if not self.restricted(s, "no_attack")]
+        return out
 
     def _pay(self, n: int) -> None:
         if n > len(self.stock):
@@ -704,7 +756,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             self.resolving.remove(card)
             self.waiting.append(card)
         if self.has_hooks.get("event_played"):
-            yield from self.fire_stage("event_played")
+            yield from self.fire_stage("event_played", card)
 
     def options_act(self) -> list[tuple]:
         """The 【起】 abilities usable now: ``("act", slot, index)``."""
@@ -835,8 +887,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     def _attack(self, slot: int) -> Generator[str, tuple, None]:
         log = self.log
         c = self.counters
-        if not 0 <= slot < 5 or self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT:
-            raise ValueError(f"no standing front-row character in slot {slot}")
+        if not 0 <= slot < 5 or self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT or (
+                self.has_hooks.get("no_attack") and self.restricted(slot, "no_attack")):
+            raise ValueError(f"no standing front-row character that can attack in slot {slot}")
         self.attacks_left -= 1
         self.stage_state[slot] = REST
         attacker = self.stage[slot]
