@@ -90,17 +90,21 @@ class GreedyPilot(ScriptedPilot):
             conditional = state.summon_conditional
             best = None
             best_gain = 0.0
+            pperson = p.card.person
+            free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
             for c in hand:
-                if c.card_type != "character" or c.person == p.card.person or (
+                if c.card_type != "character" or c.person == pperson or (
                         c.code in conditional and not state.can_summon(c)):
                     continue
                 same = names.get(c.person)
                 if same is not None:
                     slot = same
                 else:
-                    slot = next((s for s in ALLY_SLOTS if field[s] is None), None)
-                    if slot is None:
-                        slot = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
+                    if free < 0:
+                        free = next((s for s in ALLY_SLOTS if field[s] is None), -1)
+                        if free < 0:
+                            free = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
+                    slot = free
                 occ = field[slot]
                 gain = (c.atk or 0) - (occ.atk if occ is not None else -1) + 0.01 * (c.defense or 0)
                 if gain > best_gain:
