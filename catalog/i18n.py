@@ -27,6 +27,12 @@ TEMPLATES: dict[str, str] = {
     "too_deep": gettext_noop("parentheses or negations are nested too deeply"),
     "too_many_terms": gettext_noop("the query has too many terms"),
     "too_long": gettext_noop("the query is too long"),
+    # pricing a query before it runs (catalog/search/cost.py)
+    "too_many_regex": gettext_noop("the query has too many /regex/ terms (at most 2; plain words such as o:draw "
+                                   "use the index)"),
+    "regex_too_costly": gettext_noop("the counted repeats such as {20} in this query add up to too many "
+                                     "(at most 20 in all)"),
+    "too_many_alternatives": gettext_noop("the query ORs too many alternatives (at most 16)"),
 }
 _TOKEN = re.compile(r"""(?:!=|>=|<=|[:=<>])|[^\s()"'<>=!:]+""")
 
