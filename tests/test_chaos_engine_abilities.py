@@ -162,3 +162,26 @@ def test_triggers_cannot_attack_summoned_and_battle_phase_start():
     state = fresh(partner=RALLY)
     state.apply(Action("main", ("end",)))
     assert state.partner.atk == 1 + 1 + 1  # 1 + bonus 1, +1 at the start of the battle phase
+
+
+def test_the_real_trial_deck_does_not_claim_full_coverage():
+    """Issue 16, 3: the real Chaos trial deck (no effect text) has 18 events and Sets among its 50 main
+    cards (60 with the extra deck); the engine never plays them, so 42 of 60 copies are modelled."""
+    from pathlib import Path
+
+    import pytest
+    from django.conf import settings
+
+    from catalog.importers.chaos_textproto import convert
+    from rules.textproto import parse_textproto
+
+    path = Path(settings.SHARED_DIR) / "carddata" / "chaos" / "decks" / "IMT_trial_deck_ko.textproto"
+    if not path.exists():
+        pytest.skip("the real Chaos data is not here")
+    message = parse_textproto(path.read_text(encoding="utf-8"))
+    cards = [CardRecord.from_dict(convert(info)[0]) for zone in ("mainDeck", "extraDeck")
+             for entry in message.all(zone) for info in entry.all("info")]
+    report = deck_coverage(cards, chaos.ENGINE, compile_text_cached)
+    assert (report["copies"], report["copies_modelled"], report["cards"], report["cards_modelled"]) == (60, 42, 20, 12)
+    assert {c["never_played"] for c in report["not_modelled"]} == {
+        "events and Set cards without compiled effects are never played"}
