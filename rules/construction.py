@@ -5,7 +5,7 @@
 
 errors: ``parse_error`` (deck text, with ``line``), ``deck_size``, ``copy_limit``, ``unknown_card``,
 ``wrong_game``, ``zone_not_allowed``, ``zone_size``, ``ace_count``, ``climax_limit``,
-``partner_invalid``;
+``partner_invalid``, ``construction_restriction`` (lycee: a card's printed 構築制限);
 warnings (legal but suspicious): ``climax_count``, ``attribute_unpayable``, ``partner_missing``,
 ``ex_skill_unusable``.
 
@@ -32,7 +32,7 @@ from .registry import DeckCheck, GameSpec, get_spec
 
 ERROR_CODES: tuple[str, ...] = (
     "parse_error", "deck_size", "copy_limit", "unknown_card", "wrong_game", "zone_not_allowed",
-    "zone_size", "ace_count", "climax_limit", "partner_invalid",
+    "zone_size", "ace_count", "climax_limit", "partner_invalid", "construction_restriction",
 )
 WARNING_CODES: tuple[str, ...] = ("climax_count", "attribute_unpayable", "partner_missing", "ex_skill_unusable")
 

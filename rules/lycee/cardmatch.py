@@ -1,0 +1,111 @@
+"""Does a printed Lycee card match a compiled card selector (``rules.lycee.abilities`` noun phrases)?
+
+Used by the construction restrictions (``禁止:コストが3点以下のエリア``) and by the goldfish engine
+(``自分のデッキから<大学選抜>キャラ1体を探し…``). :func:`matches` answers ``True`` / ``False``, or
+``None`` when the selector asks what the card data does not hold — the work (『…』) or brand
+(``[NEX]``) of a card: the Overture data has neither — or a shape this reader does not know
+(relative clauses, comparisons with other cards). Context keys (``ref``, ``side``, ``position``,
+``zone``, ``count``, ``all``, ``up_to``) are the caller's business and ignored here.
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from rules.cards import CardRecord
+
+# what a selector's ``what`` accepts, by card type
+_WHAT: dict[str, frozenset[str]] = {
+    "character": frozenset({"character"}), "named": frozenset({"character", "event", "item", "area"}),
+    "item": frozenset({"item"}), "area": frozenset({"area"}), "event": frozenset({"event"}),
+    "card": frozenset({"character", "event", "item", "area"}),
+}
+_CONTEXT_KEYS = frozenset({"type", "ref", "side", "position", "zone", "count", "all", "up_to", "unit", "what"})
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "==": operator.eq, "=": operator.eq, "<": operator.lt, ">": operator.gt,
+    "!=": operator.ne,
+}
+
+
+def squash(name: str) -> str:
+    """A name as printed in text and as stored compare equal without spaces (「桜庭玉藻」 / 桜庭 玉藻)."""
+    return "".join(name.split())
+
+
+def card_names(card: CardRecord) -> tuple[str, ...]:
+    """Every name a card answers to in text: its full name and its other names, spaces removed."""
+    return tuple(squash(n) for n in (card.name, *card.alt_names, card.conversion_target) if n)
+
+
+def stat_of(card: CardRecord, stat: str) -> int | None:
+    if stat == "cost":
+        return sum(int(n) for n in (card.cost_detail or {}).values()) if card.cost_detail else (card.cost or 0)
+    if stat in ("ap", "dp", "sp", "dmg", "ex"):
+        value = getattr(card, stat)
+        return 0 if value is None else int(value)
+    return None
+
+
+def _filter(f: Mapping[str, Any], card: CardRecord) -> bool | None:
+    if "name_contains" in f:
+        part = squash(str(f["name_contains"]))
+        return any(part in n for n in card_names(card))
+    stat = f.get("stat")
+    if stat is not None and set(f) <= {"stat", "value", "op", "min", "max", "unit"}:
+        value = stat_of(card, str(stat))
+        if value is None:
+            return None
+        if "value" in f:
+            test = _OPS.get(str(f.get("op", "==")))
+            if test is None:
+                return None
+            return test(value, int(f["value"]))
+        lo, hi = f.get("min"), f.get("max")
+        return (lo is None or value >= int(lo)) and (hi is None or value <= int(hi))
+    return None
+
+
+def all_known(results: Iterable[bool | None]) -> bool | None:
+    """``and`` of three-valued results: False wins, then None."""
+    unknown = False
+    for r in results:
+        if r is False:
+            return False
+        if r is None:
+            unknown = True
+    return None if unknown else True
+
+
+def matches(sel: Mapping[str, Any], card: CardRecord) -> bool | None:
+    """Whether ``card`` matches the card selector ``sel`` (see the module docstring)."""
+    kind = sel.get("type", "card")
+    if kind == "and":
+        return all_known(matches(s, card) for s in sel.get("items", ()))
+    if kind == "or":
+        got = [matches(s, card) for s in sel.get("items", ())]
+        return True if True in got else (None if None in got else False)
+    if kind != "card":
+        return None
+    what = sel.get("what", "card")
+    types = _WHAT.get(str(what))
+    if types is None:
+        return None
+    results: list[bool | None] = [card.card_type in types]
+    for key, value in sel.items():
+        if key in _CONTEXT_KEYS:
+            continue
+        if key == "attributes":  # [雪]キャラ: has each listed attribute ([雪][月]: both)
+            results.append(all(a in card.attributes for a in value))
+        elif key == "any_attribute":
+            results.append(any(a in card.attributes for a in value))
+        elif key == "names":
+            names = card_names(card)
+            results.append(any(squash(n) in names for n in value))
+        elif key == "trait":
+            results.append(str(value) in card.traits)
+        elif key == "filters":
+            results.extend(_filter(f, card) for f in value)
+        else:  # title, brand, under, relative clauses...: not in the data / not read here
+            results.append(None)
+    return all_known(results)
