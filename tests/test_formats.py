@@ -90,7 +90,7 @@ def test_load_formats_samples(name):
     assert list(Format.objects.filter(game="ws").values_list("code", flat=True)) == [
         "standard", "neo-standard", "title-only"]
     std = Format.objects.get(game="ws", code="standard")
-    assert std.banned == ["NOC/S90-001"] and std.restricted == {"SKY/S90-002": 1}
+    assert std.banned == ["NOC/S90-001"] and std.restricted == {"SKY/W90-002": 1}
     assert Format.objects.get(code="neo-standard").groups == [["NOC"], ["SKY", "ZZZ"]]
     assert Format.objects.get(code="title-only").single_series is True
 
