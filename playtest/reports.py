@@ -87,8 +87,12 @@ def extras(job: PlaytestJob) -> dict[str, Any]:
     counters = [
         {"name": stat_label(k), "key": k, "total": v["total"], "per_game": v["per_game"],
          "help": description(help_.get(k, ""))}
-        for k, v in ex.get("counters", {}).items() if not OPENING_COUNTER.match(k)
+        for k, v in ex.get("counters", {}).items() if not OPENING_COUNTER.match(k) and k != "games"
     ]
+    # One row per statistic (issue 18): two keys that read the same (e.g. a per-side counter kept under
+    # an old and a new key) show once; "games" is the run's size, shown in the summary.
+    seen: set[str] = set()
+    counters = [c for c in counters if not (str(c["name"]) in seen or seen.add(str(c["name"])))]
     ratios = [
         {"name": stat_label(k), "key": k, "value": v.get("value"), "n": v.get("n"), "d": v.get("d"),
          "help": description(help_.get(k, ""))}
@@ -107,9 +111,16 @@ def first_playable(job: PlaytestJob) -> list[dict[str, Any]]:
     games = summary.get("games", 0)
     cards = job.card_data()
     rows = []
-    for code, row in summary.get("first_playable", {}).items():
+    found = summary.get("first_playable", {})
+    for code, row in found.items():
         rows.append({"code": code, "name": cards.get(code, {}).get("name", ""), "share": _pct(row["games"], games),
-                     "mean_turn": row["mean_turn"], "earliest": row["earliest"]})
+                     "mean_turn": row["mean_turn"], "earliest": row["earliest"], "playable": True})
+    # Every card of the main deck keeps its row (issue 18): one never playable says so instead of vanishing.
+    if found or games:
+        for code in (job.deck_counts().get("main") or {}):
+            if code not in found:
+                rows.append({"code": code, "name": cards.get(code, {}).get("name", ""), "share": 0.0,
+                             "mean_turn": None, "earliest": None, "playable": False})
     return rows
 
 
