@@ -158,7 +158,7 @@ def _build(card: CardRecord) -> Plan:
         if not abilities:
             plan.never = gettext_noop("events and Set cards without compiled effects are never played")
         elif bad is not None:
-            plan.never = gettext_noop("an ability of this card is not played: ") + (bad.reason or bad.status)
+            plan.never = gettext_noop("an ability of this card is not played")
     for a, cov in zip(abilities, statuses, strict=True):
         if a.kind == "summon_condition":
             plan.summon_if += a.conditions

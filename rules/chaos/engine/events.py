@@ -21,7 +21,7 @@ EVENTS = event_messages(GAME, {
     "deck_damage": gettext_noop("deck damage {amount}: {count} card(s) milled; {left} left"),
     "levelup_extra": gettext_noop("level up: {card} on the EXTRA in {slot} ({discarded} discarded) → {atk}/{dfn}, standing"),
     "event": gettext_noop("event {card}"),
-    "stat_mod": gettext_noop("{card} → {atk}/{dfn}"),
+    "stat_mod": gettext_noop("{card} is now {atk}/{dfn}"),
     "to_hand": gettext_noop("{card} into the hand"),
     "equip": gettext_noop("equip {card} to {target} → {atk}/{dfn}"),
     "release": gettext_noop("{card} goes to the waiting room (upkeep not paid)"),
