@@ -27,7 +27,7 @@ def staff(settings):
 
 
 PAGES = ["/", "/cards/?q=runner", "/decks/", "/decks/public/", "/playtests/", "/accounts/login/",
-         "/accounts/signup/", "/search/help/", "/api/v1/docs/", "/api/v1/redoc/", "/api/v1/cards/?format=api",
+         "/accounts/signup/", "/search/help/", "/api/v1/docs/", "/api/v1/redoc/", "/api/v1/decks/?format=api",
          "/no/such/page/"]
 
 
