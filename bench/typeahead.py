@@ -38,7 +38,8 @@ INPUTS = [
     "lonely witch aito",
     "zzyzx",  # nothing: the "did you mean" path
     "4 syn002/w02-0002",  # a count, then a synthetic code in lower case (code prefix search)
-    "SYN500/W50-050000",  # a whole code
+    "SYN502/W02-050201",  # a whole code
+    "dc/w01-0o1",  # a typo in a code: nothing found, the closest codes offered
     "t:climax trigger:soul",  # the query language
     "level:3 c:red power>=9000",
     "音姫",  # real WS names, kanji

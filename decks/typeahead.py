@@ -100,11 +100,13 @@ def code_lookup(*, game: str, text: str) -> str | None:
 
 
 def code_suggestions(*, game: str, text: str, limit: int = 5) -> list[Any]:
-    """Cards whose codes start like ``text`` (the longest start of 3+ characters that finds any)."""
+    """Cards whose codes start like ``text``: the longest of a few shorter starts (one to four
+    characters less, then up to its last ``-`` or ``/``; at least 3 characters) that finds any."""
     upper = unicodedata.normalize("NFKC", text).strip().upper()
-    for end in range(len(upper) - 1, 2, -1):
-        prefix = upper[:end]
-        rows = list(card_search(q=f'code:"{prefix}*"', game=game)[:limit])
+    starts = [upper[:end] for end in range(len(upper) - 1, max(2, len(upper) - 5), -1)]
+    starts += [upper[: upper.rfind(sep) + 1] for sep in "-/" if sep in upper]
+    for prefix in dict.fromkeys(p for p in starts if len(p) >= 3):
+        rows = list(card_search(q=f'code:"{prefix}*" order:code', game=game)[:limit])
         if rows:
             return rows
     return []
@@ -142,10 +144,11 @@ def typeahead(*, game: str, q: str, page: int = 1, per_page: int = PER_PAGE) -> 
 def _find(out: Typeahead, game: str, query: str, page: int, per_page: int) -> Typeahead:
     if looks_like_code(query):
         out.is_code = True
-        code = code_lookup(game=game, text=query)
         prefix = query.upper()
         qs = card_search(q=f'code:"{prefix}*" order:code', game=game)  # the typed code sorts first
         cards, out.has_next = _page(qs, page, per_page)
+        # the typed code itself: first in code order when it is a card's code, else looked up
+        code = cards[0].code if page == 1 and cards and cards[0].code == prefix else code_lookup(game=game, text=query)
         if code is not None:
             if cards and cards[0].code == code:
                 out.exact = cards[0]

