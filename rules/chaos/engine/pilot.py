@@ -141,11 +141,10 @@ class GreedyPilot(ScriptedPilot):
         attackers = state._attackers()
         allies = [s for s in attackers if s != PARTNER_SLOT]
         slot = max(allies, key=lambda s: (state.field[s].atk, -s)) if allies else PARTNER_SLOT
-        plans = state.plans
-        for c in state.hand:  # ATK until end of turn on the next attacker
-            if c.card_type == "event":
-                plan = plans.get(c.code) or state.plan(c)
-                if plan.pump and state.can_use(c, "BATTLE") and slot in state.event_targets(c):
+        pumps = state.pump_events
+        if pumps:
+            for c in state.hand:  # ATK until end of turn on the next attacker
+                if c.code in pumps and state.can_use(c, "BATTLE") and slot in state.event_targets(c):
                     return ("event", c.code, slot)
         if allies:
             return ("attack", slot)

@@ -52,14 +52,19 @@ OPENING_HAND = 5
 HAND_LIMIT = 7
 
 
-def _deck_plans(deck: Deck) -> tuple[dict[str, Plan], dict[str, str], frozenset[str], bool]:
+def _deck_plans(deck: Deck) -> tuple[Any, ...]:
     """Per deck: each card's plan, each character's title+name, the ``MAIN`` events the greedy
-    pilot plays early (cards drawn or fetched), whether any card has a start-of-battle trigger."""
+    pilot plays early (cards drawn or fetched), whether any card has a start-of-battle trigger,
+    the characters with a 【登場】 condition, those that cannot attack, the ATK-raising ``BATTLE``
+    events."""
     cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
     plans = {c.code: plan_of(c) for c in cards}
     early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
     return (plans, {c.code: identity(c) for c in cards if c.card_type in ("character", "extra")}, early,
-            any("battle_phase_start" in p.on for p in plans.values()))
+            any("battle_phase_start" in p.on for p in plans.values()),
+            frozenset(code for code, p in plans.items() if p.summon_if),
+            frozenset(code for code, p in plans.items() if p.cannot_attack),
+            frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE"))
 
 
 _PLANS = DeckCache(_deck_plans)
@@ -101,10 +106,9 @@ class ChaosState(GoldfishState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.opening_hand: tuple[CardRecord, ...] = ()
-        self.plans, self.idents, self.early_events, self.battle_start = _PLANS.get(deck)
-        self.summon_conditional = frozenset(code for code, p in self.plans.items() if p.summon_if)
+        (self.plans, self.idents, self.early_events, self.battle_start, self.summon_conditional,
+         self.no_attack, self.pump_events) = _PLANS.get(deck)
         self.equipped = 0  # Set cards on the field
-        self.no_attack: frozenset[str] = frozenset(code for code, p in self.plans.items() if p.cannot_attack)
         # "until end of turn" ATK/DEF changes, undone in the end phase
         self.eot: list[tuple[Char, int, int]] = []
         self.looked: list[CardRecord] = []
