@@ -619,10 +619,7 @@ class ChaosState(GoldfishState):
             if p is not None and card.person == p.card.person:
                 return 0.5  # can never be summoned
             return 10.0 + (card.atk or 0) + 0.1 * (card.defense or 0)
-        plan = self.plans.get(card.code) or plan_of(card)
-        if plan.never is not None:
-            return 1.0  # never played
-        return 6.0 if plan.useful else 2.0
+        return 1.0 if card.unmodelled else 5.0
 
     # -- options (the generic contract) --------------------------------------------------------
     def options_partner(self) -> list[tuple]:
