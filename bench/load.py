@@ -8,8 +8,10 @@ The script creates the database if needed, migrates it, tops it up to ``--cards`
 (``manage.py generate_cards``, which analyses the tables after), adds one public deck per game for
 the deck page and validates, starts gunicorn on 127.0.0.1 (production settings, throttling raised out of
 the way: this measures the site, not the rate limit), runs the mix and stops gunicorn.
-Mix (weights): search 40 (API ``q`` queries), card detail 30 (API), deck validate 15 (API POST),
-deck page 15 (HTML, ``/decks/<id>/``). Each user waits ``--think`` seconds (mean) between requests
+Mix (weights): search 35 (API ``q`` queries), card detail 20 (API), deck validate 10 (API POST),
+deck page 15 (HTML, ``/decks/<id>/``: pictures, sample hand, the WS deck checked against a format),
+card page 12 (HTML, ``/cards/<game>/<code>/``: picture, printings, decks using the card), public decks 8
+(HTML, ``/decks/public/``, one in four filtered by game). Each user waits ``--think`` seconds (mean) between requests
 like a person reading a page; ``--think 0`` sends flat out and measures the saturation throughput. Only 127.0.0.1 is contacted; loops are bounded in time
 and count. Not a test.
 """
@@ -68,13 +70,19 @@ def prepare(db: str, cards: int) -> dict:
         print(f"{db} holds {n} cards; generating {cards - real} synthetic ones")
         call_command("generate_cards", count=cards - real, clear=True)
         n = Card.objects.count()
+    from decks.models import Format
+
     user, _ = get_user_model().objects.get_or_create(username="loadtest")
+    fmt, _ = Format.objects.get_or_create(game="ws", code="standard", defaults={"name": "Standard (load test)"})
     decks, texts = [], []
     for game in ("ws", "pc", "chaos", "lycee", "phantasma"):
         codes = list(Card.objects.filter(game=game).order_by("pk").values_list("code", flat=True)[:20])
         zones = {"main": {c: 2 for c in codes}}
         deck = Deck.objects.filter(owner=user, game=game).first() or deck_create(
-            owner=user, game=game, name=f"load {game}", zones=zones, visibility="public")
+            owner=user, game=game, name=f"load {game}", zones=zones, visibility="public",
+            format_code=fmt.code if game == "ws" else None)
+        if game == "ws" and deck.format_id is None:  # a deck made by an earlier run: check it against the format too
+            Deck.objects.filter(pk=deck.pk).update(format=fmt)
         decks.append(deck.pk)
         texts.append((game, "\n".join(f"2 {c}" for c in codes)))
     sample = list(Card.objects.order_by("?").values_list("game", "code")[:500])
@@ -117,7 +125,8 @@ def start_server(db: str, workers: int, threads: int, server: str = "asgi") -> s
 async def run(data: dict, users: int, seconds: float, max_requests: int, think: float = 0.0) -> dict:
     import httpx
 
-    kinds = ["search"] * 40 + ["card"] * 30 + ["validate"] * 15 + ["deck"] * 15
+    kinds = (["search"] * 35 + ["card"] * 20 + ["validate"] * 10 + ["deck"] * 15 + ["cardpage"] * 12
+             + ["public"] * 8)
     lat: dict[str, list[float]] = {k: [] for k in set(kinds)}
     errors: dict[str, int] = {}
     deadline = time.perf_counter() + seconds
@@ -140,6 +149,11 @@ async def run(data: dict, users: int, seconds: float, max_requests: int, think: 
             elif kind == "validate":
                 game, text = rng.choice(data["texts"])
                 req = client.post("/api/v1/decks/validate/", json={"game": game, "text": text})
+            elif kind == "cardpage":
+                game, code = rng.choice(data["sample"])
+                req = client.get(f"/cards/{game}/{code}/")
+            elif kind == "public":
+                req = client.get("/decks/public/", params={"game": "ws"} if rng.random() < 0.25 else None)
             else:
                 req = client.get(f"/decks/{rng.choice(data['decks'])}/")
             t = time.perf_counter()
@@ -217,7 +231,7 @@ def main() -> None:
           f"({'uvicorn, config/gunicorn.conf.py' if args.server == 'asgi' else f'gthread x {args.threads} threads'}); "
           f"{args.users} users, think time {args.think:g}s, for {res['wall']:.1f}s")
     print(f"{'kind':10} {'requests':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
-    for kind in ("search", "card", "validate", "deck"):
+    for kind in ("search", "card", "validate", "deck", "cardpage", "public"):
         v = res["lat"][kind]
         print(f"{kind:10} {len(v):9d} {pct(v, 50):8.1f} {pct(v, 95):8.1f} {pct(v, 99):8.1f}")
     print(f"{'all':10} {total:9d} {pct(everything, 50):8.1f} {pct(everything, 95):8.1f} {pct(everything, 99):8.1f}")
