@@ -585,21 +585,31 @@ class ChaosState(GoldfishState):
         """The dummy takes ``n`` deck damage, one card at a time; a card with its partner's
         title+name stops the damage and levels the partner up. Returns the cards that left the deck."""
         deck = self.odeck
-        milled = 0
-        stopped = False
-        while milled < n:
-            if not deck:
-                self._record_mill(n, milled, stopped)
+        if n <= 0:
+            self._record_mill(n, 0, False)
+            return 0
+        size = len(deck)
+        top = deck[-n:] if n < size else deck[:]  # the cards this hit can reach, top last
+        if True in top:  # stops on the first copy from the top: the cards above it are milled
+            milled = top[::-1].index(True) + 1
+            del deck[-milled:]
+            self.owaiting += milled - 1
+            self.opartner_level += 1
+            self.counters["opp_partner_levelups"] += 1
+            self._record_mill(n, milled, True)
+            return milled
+        if n >= size:
+            deck.clear()
+            self.owaiting += size
+            if n > size:  # a card still to mill from an empty deck
+                self._record_mill(n, size, False)
                 self._end("win", gettext_noop("the dummy took deck damage from an empty deck"))
-            milled += 1
-            if deck.pop():
-                stopped = True
-                self.opartner_level += 1
-                self.counters["opp_partner_levelups"] += 1
-                break
-            self.owaiting += 1
-        self._record_mill(n, milled, stopped)
-        return milled
+            self._record_mill(n, size, False)
+            return size
+        del deck[-n:]
+        self.owaiting += n
+        self._record_mill(n, n, False)
+        return n
 
     def _record_mill(self, n: int, milled: int, stopped: bool) -> None:
         self.counters["deck_damage"] += milled
