@@ -12,7 +12,9 @@ What can be typed:
 - a count first (``4 DC/W01-001``, ``4x 音姫``, ``４　…``): how many copies Enter adds.
 
 Nothing found: cards with close names ("did you mean", trigram similarity) or, for a code, cards
-whose codes share its longest known start. They are offered, never added without a choice.
+whose codes share its longest known start (from the 4th character typed). They are offered, never
+added without a choice. A query of one character searches nothing yet (it would match a good part
+of the catalog): the finder asks for a second one.
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ from catalog.selectors import (
 from config.errors import AppError
 
 PER_PAGE = 20
+MIN_CHARS = 2  # a one-character query finds a good part of the catalog: the finder waits for more
+SUGGEST_FROM = 4  # "did you mean" from this many characters (a word being typed is no typo yet)
 MAX_PAGE = 500
 _COUNT = re.compile(r"^(?P<n>\d{1,2})(?:\s*[x×]\s*|\s+)(?P<rest>\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"^[0-9A-Za-z][0-9A-Za-z/_.+-]*$")
@@ -54,6 +58,7 @@ class Typeahead:
     error: str | None = None  # a query error, in the reader's language
     suggestions: list[Any] = field(default_factory=list)  # nothing found: close names / codes
     is_code: bool = False
+    too_short: bool = False  # fewer than MIN_CHARS characters: nothing searched yet
 
     @property
     def top(self) -> Any:
@@ -133,6 +138,9 @@ def typeahead(*, game: str, q: str, page: int = 1, per_page: int = PER_PAGE) -> 
     out = Typeahead(q=q, query=query, count=count, page=page, per_page=per_page)
     if not query:
         return out
+    if len(query) < MIN_CHARS:
+        out.too_short = True
+        return out
     try:
         with search_deadline():  # the search statement timeout, as on the search page and the API
             return _find(out, game, query, page, per_page)
@@ -148,7 +156,10 @@ def _find(out: Typeahead, game: str, query: str, page: int, per_page: int) -> Ty
         qs = card_search(q=f'code:"{prefix}*" order:code', game=game)  # the typed code sorts first
         cards, out.has_next = _page(qs, page, per_page)
         # the typed code itself: first in code order when it is a card's code, else looked up
-        code = cards[0].code if page == 1 and cards and cards[0].code == prefix else code_lookup(game=game, text=query)
+        if page == 1 and cards and cards[0].code == prefix:
+            code = cards[0].code
+        else:  # no code ends with a separator: "DC/W01-" is still being typed
+            code = None if prefix.endswith(("/", "-")) else code_lookup(game=game, text=query)
         if code is not None:
             if cards and cards[0].code == code:
                 out.exact = cards[0]
@@ -171,7 +182,7 @@ def _find(out: Typeahead, game: str, query: str, page: int, per_page: int) -> Ty
         where = _("at character %(pos)s") % {"pos": exc.position + 1} if exc.position is not None else ""
         out.error = f"{exc.message} ({where})" if where else exc.message
         return out
-    if not out.cards and page == 1:
+    if not out.cards and page == 1 and len(query) >= SUGGEST_FROM:
         try:
             out.suggestions = (code_suggestions(game=game, text=query) if out.is_code
                                else card_suggest(q=query, game=game))

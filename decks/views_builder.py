@@ -371,6 +371,8 @@ def deck_build_top_view(request: HttpRequest, pk: int) -> HttpResponse:
     if top is None:
         if ta.error:
             messages.error(request, ta.error)
+        elif ta.too_short:
+            messages.info(request, _("Type one more character to see cards."))
         elif ta.query:
             messages.error(request, _("No card matches “%(q)s”; nothing was added.") % {"q": ta.query})
         return _answer(request, deck, q, page)

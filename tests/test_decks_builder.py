@@ -215,6 +215,9 @@ def test_finder_codes_names_and_typos(cards):
     ta = typeahead(game="ws", q="WST/W01-0Q1")
     assert not ta.cards and [c.code for c in ta.suggestions][:1] == ["WST/W01-001"]
     assert typeahead(game="ws", q="level>").error
+    ta = typeahead(game="ws", q="I")  # one character: nothing searched yet
+    assert ta.too_short and not ta.cards and ta.top is None
+    assert typeahead(game="ws", q="Id").cards
 
 
 def test_results_are_paged(cards, alice):
