@@ -345,6 +345,14 @@ def test_opening_hand_always_holds_a_character():
 
 # -- the engine contract's hooks (tests/test_engine_contract.py) --------------------------------
 CONTRACT_CASES = [("test-deck", DECK, {}), ("test-deck-small-dummy", DECK, {"dummy_deck_size": 20})]
+try:  # the real legal 60-card deck of one title (bench/lycee_real.py), when the card data is there
+    from bench.lycee_real import JSONL as _JSONL
+    from bench.lycee_real import title_deck as _title_deck
+
+    if _JSONL.exists():
+        CONTRACT_CASES.append(("real-title-deck", _title_deck()[1], {}))
+except ImportError:  # pragma: no cover - the bench is part of the repository
+    pass
 
 
 def check_state(state: lycee.LyceeState) -> None:

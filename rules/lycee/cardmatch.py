@@ -51,8 +51,30 @@ def _filter(f: Mapping[str, Any], card: CardRecord) -> bool | None:
     if "name_contains" in f:
         part = squash(str(f["name_contains"]))
         return any(part in n for n in card_names(card))
+    if "subname_contains" in f:  # サブネーム: the epithet before the character's name (騎士王 in 騎士王 セイバー)
+        part = squash(str(f["subname_contains"]))
+        name = card.name
+        for alt in card.alt_names:
+            if alt and name.endswith(alt):
+                name = name[: -len(alt)]
+                break
+        return part in squash(name)
+    if "not_attributes" in f:  # [雪]でない
+        return not any(a in card.attributes for a in f["not_attributes"])
+    if "attribute_count_min" in f:
+        return len([a for a in card.attributes if a != "star"]) >= int(f["attribute_count_min"])
+    if set(f) <= {"original", "controller"}:  # 元の (printed values: what is matched here) / 自分の
+        return True
+    rel = f.get("relative")
+    if isinstance(rel, Mapping) and rel.get("verb") == "have" and rel.get("form") in ("must", "neg"):
+        wanted = {k.get("keyword") for a in rel.get("args") or () for group in a.get("value") or ()
+                  for k in (group if isinstance(group, list) else [group]) if isinstance(k, Mapping)}
+        has = bool(wanted & card_keywords(card))
+        return has if rel.get("form") == "must" else not has
     stat = f.get("stat")
-    if stat is not None and set(f) <= {"stat", "value", "op", "min", "max", "unit"}:
+    if stat is not None and set(f) <= {"stat", "value", "op", "min", "max", "unit", "only_attributes", "original"}:
+        if "only_attributes" in f and not set(card.cost_detail or {}) <= set(f["only_attributes"]):
+            return False  # コストが[日]または[無]のみで
         value = stat_of(card, str(stat))
         if value is None:
             return None
@@ -66,6 +88,18 @@ def _filter(f: Mapping[str, Any], card: CardRecord) -> bool | None:
     return None
 
 
+def card_keywords(card: CardRecord) -> set[str]:
+    """The card's basic abilities: the importer's keywords and the compiled keyword abilities."""
+    found = set(card.keywords)
+    if "[" in card.text:
+        from rules.lycee.abilities import compile_text_cached
+
+        for a in compile_text_cached(card.text, card.card_type):
+            if a.kind == "keyword":
+                found.update(a.keywords)
+    return found
+
+
 def all_known(results: Iterable[bool | None]) -> bool | None:
     """``and`` of three-valued results: False wins, then None."""
     unknown = False
@@ -77,13 +111,31 @@ def all_known(results: Iterable[bool | None]) -> bool | None:
     return None if unknown else True
 
 
+# memo of ``matches`` by (selector identity, card): selectors are compiled once and kept (the
+# entry holds the selector, so its id is never another's while cached); cleared when large
+_MEMO: dict[tuple[int, CardRecord], tuple[Mapping[str, Any], bool | None]] = {}
+
+
 def matches(sel: Mapping[str, Any], card: CardRecord) -> bool | None:
-    """Whether ``card`` matches the card selector ``sel`` (see the module docstring)."""
+    """Whether ``card`` matches the card selector ``sel`` (see the module docstring). Memoised by
+    selector identity: selectors must not be mutated."""
+    key = (id(sel), card)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is sel:
+        return hit[1]
+    result = _matches(sel, card)
+    if len(_MEMO) > 200_000:
+        _MEMO.clear()
+    _MEMO[key] = (sel, result)
+    return result
+
+
+def _matches(sel: Mapping[str, Any], card: CardRecord) -> bool | None:
     kind = sel.get("type", "card")
     if kind == "and":
-        return all_known(matches(s, card) for s in sel.get("items", ()))
+        return all_known(_matches(s, card) for s in sel.get("items", ()))
     if kind == "or":
-        got = [matches(s, card) for s in sel.get("items", ())]
+        got = [_matches(s, card) for s in sel.get("items", ())]
         return True if True in got else (None if None in got else False)
     if kind != "card":
         return None
@@ -104,6 +156,10 @@ def matches(sel: Mapping[str, Any], card: CardRecord) -> bool | None:
             results.append(any(squash(n) in names for n in value))
         elif key == "trait":
             results.append(str(value) in card.traits)
+        elif key == "traits":  # <A>または<B>
+            results.append(any(str(v) in card.traits for v in value))
+        elif key == "owner":
+            results.append(None if value == "opponent" else True)
         elif key == "filters":
             results.extend(_filter(f, card) for f in value)
         else:  # title, brand, under, relative clauses...: not in the data / not read here

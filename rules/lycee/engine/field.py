@@ -42,7 +42,7 @@ class Char:
     """A character on the field."""
 
     __slots__ = ("card", "info", "standing", "entered", "item", "moved", "touched", "supported", "ap", "dp", "sp",
-                 "dmg", "names")
+                 "dmg", "names", "dmg_lasting", "aggressive", "charge", "uses", "skip_wakeup", "bonus_ops")
 
     def __init__(self, card: CardRecord, turn: int) -> None:
         self.card = card
@@ -58,6 +58,12 @@ class Char:
         self.sp = card.sp or 0
         self.dmg = info.damage  # the damage it deals (printed DMG, or AP for a card without DMG), changes included
         self.names = info.names
+        self.dmg_lasting = 0  # DMG changes it gained ("を得る": they stay while it is on the field)
+        self.aggressive = info.aggressive  # printed, or gained
+        self.charge: list[CardRecord] = []  # its charge (cards under it, from the top of my deck)
+        self.uses: dict[int, int] = {}  # its abilities used this turn (ability index -> times)
+        self.skip_wakeup = False  # it does not wake up at my next wake-up
+        self.bonus_ops: tuple = ()  # [ボーナス] abilities it gained (tuples of abilities.Op)
 
 
 def stat_mods(card: CardRecord | None) -> tuple[int, int, int, int]:

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 
 from rules.cards import CardRecord
 
+from .abilities import card_plan
+
 SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
 SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
 ALL_SLOTS = tuple(range(6))
@@ -38,7 +40,8 @@ class CardInfo:
         "card", "code", "is_char", "conversion", "mask", "af_mask", "own", "names", "ex", "attrs", "mana", "attr1",
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
-        "attack_score", "step_score", "filler_score",
+        "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
+        "convert_cost", "self_exiles",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -54,14 +57,27 @@ class CardInfo:
                 mask |= 1 << s
         self.mask = mask  # the six slots its position restriction allows
         self.af_mask = mask & 0b111 if self.is_char else 0  # ... of them the AF slots (characters only)
-        self.own = (card.name, *card.alt_names)  # its own names (the same-name rule)
-        self.names = card_names(card)  # every name it counts as on the field
+        # its compiled abilities, read once: what the engine plays, by hook (abilities.py)
+        self.plan = plan = card_plan(card)
+        self.flags = flags = plan.flags
+        self.engage = bool(flags.get("engage"))  # [エンゲージ]: may enter onto a character of mine
+        self.charge_cap = int(flags.get("charge", 0))  # [チャージ:N]
+        self.enter_only_by = bool(flags.get("enter_only_by"))  # ※[コンバート]以外で登場できない
+        # an ability on entering that sends it away again unconditionally (the pilot never plays it)
+        self.self_exiles = any(op.kind in ("exile_this", "destroy_this") and not op.optional and not op.conds
+                               for prog in plan.get("enter") for op in prog.ops)
+        aliases = tuple(a for a in flags.get("aliases", ()) if a)
+        self.own = (card.name, *card.alt_names, *aliases)  # its own names (the same-name rule)
+        self.names = (*card_names(card), *aliases)  # every name it counts as on the field
         self.ex = card.ex or 0
         self.attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
         self.mana = (self.ex, self.attrs)  # what it pays when discarded
         self.attr1 = self.attrs[0] if len(self.attrs) == 1 else None  # its attribute, if only one
         self.cost = cost_of(card)
         self.cost_key = tuple(self.cost.items())
+        # a conversion pays the [コンバート] keyword's printed cost when it prints one (Overture)
+        convert = flags.get("convert")
+        self.convert_cost = dict(convert["cost"]) if convert and convert.get("cost") is not None else self.cost
         self.symbols = tuple((a, n) for a, n in self.cost_key if a != STAR)  # attribute symbols
         self.specific = sum(n for _, n in self.symbols)
         self.star = self.cost.get(STAR, 0)  # star (無) symbols

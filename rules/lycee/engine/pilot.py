@@ -5,6 +5,9 @@ from typing import Any
 
 from rules.engine.core import ScriptedPilot
 
+from .abilities import Program
+from .effects import Ctx
+from .field import Char
 from .info import LOWEST_SLOT, STEP_KEYWORDS, CardInfo
 from .payment import can_pay
 from .state import HAND_LIMIT, LyceeState
@@ -101,7 +104,11 @@ class GreedyPilot(ScriptedPilot):
                 else:
                     if not (af_free or surplus > 0 or up):
                         continue
+                    if info.self_exiles:
+                        continue  # it would leave again at once (「…の効果以外で登場したとき、このキャラを除外する」)
                     m = info.mask & free_mask
+                    if info.damage <= 0:
+                        m &= 0b111000  # it deals no damage: never into the attack row
                     if not m or not names.isdisjoint(info.own):
                         continue
                     slot = LOWEST_SLOT[m]  # the first free slot it may enter
@@ -122,7 +129,8 @@ class GreedyPilot(ScriptedPilot):
                 for score, _, slot, info in candidates:
                     if score < 10.0 and info.min_pay + 1 > surplus:
                         continue  # (skips the search) it would take more cards than the hand limit discards
-                    pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
+                    cost = info.convert_cost if info.conversion else info.cost
+                    pay = state._payment(cost, tuple(cost.items()), info.code, order) if cost else ()
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
                     card = info.card
@@ -148,11 +156,186 @@ class GreedyPilot(ScriptedPilot):
                         and (names - set(c.names)).isdisjoint(info.own)
                         and (not info.cost or state._payment(info.cost, info.cost_key, info.code) is not None)):
                     return ("escape", s)
-        # 3. events with modelled draw / mill effects that gain more cards than they cost
+        # 2c. Engage: a character that deals more damage enters onto a weaker one of mine (its
+        # engage abilities add their worth) when no empty slot takes it
+        if "engage" in state.deck_hooks or any(info.engage for info in infos):
+            play = self._engage(state, infos)
+            if play is not None:
+                return play
+        # 3. events whose modelled effects gain more than the cards they cost
         for info in infos:
             gain = info.event_gain
-            if gain:
+            progs = info.plan.get("event")
+            if progs:
+                gain += sum(program_value(state, p, None) for p in progs)
+            if gain > 0:
                 pay = state.payment_for(info.cost, info.code)
                 if pay is not None and gain > len(pay):
                     return ("event", info.code)
+        # 4. declared abilities worth more than they cost; items and areas for what they do
+        if state.deck_hooks:
+            play = self._declaration(state)
+            if play is not None:
+                return play
+            play = self._item_or_area(state, infos)
+            if play is not None:
+                return play
         return None
+
+    def _engage(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
+        field = state.field
+        order = state.hand_order()
+        best: tuple[float, tuple] | None = None
+        for info in infos:
+            if not info.engage or info.damage <= 0:
+                continue
+            for s in state.engage_slots(info.card):
+                if s >= 3:
+                    continue
+                old = field[s]
+                gain = info.damage - old.dmg + sum(program_value(state, p, None) for p in info.plan.get("engage"))
+                if gain < 1:
+                    continue
+                if best is not None and gain <= best[0]:
+                    continue
+                pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
+                if pay is None or len(pay) > gain + 1:
+                    continue
+                best = (gain, ("engage", info.code, s))
+        return best[1] if best is not None else None
+
+    def _declaration(self, state: LyceeState) -> tuple | None:
+        best: tuple[float, tuple] | None = None
+        for choice in state.declarable():
+            prog, c, card = state.declared(choice)
+            pay = state.can_use(prog, c, card)
+            if pay is None:
+                continue
+            value = program_value(state, prog, c) - cost_value(state, prog, c, pay)
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, choice)
+        return best[1] if best is not None else None
+
+    def _item_or_area(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
+        field = state.field
+        for info in infos:
+            t = info.card.card_type
+            if t not in ("item", "area") or not info.plan.by_hook:
+                continue
+            hook = "equipped" if t == "item" else "placed"
+            gain = sum(program_value(state, p, None) for p in info.plan.get(hook))
+            gain += sum(op.n for p in info.plan.get("cont") for op in p.ops if op.kind == "dmg" and op.n > 0)
+            if gain <= 0:
+                continue
+            pay = state.payment_for(info.cost, info.code)
+            if pay is None or len(pay) >= gain + 1:
+                continue
+            if t == "item":
+                for s in (1, 0, 2, 4, 3, 5):
+                    c = field[s]
+                    if c is not None and c.item is None and ("item", info.code, s) in state.options_main():
+                        return ("item", info.code, s)
+            else:
+                for s in (1, 0, 2, 4, 3, 5):
+                    if state.areas[s] is None and field[s] is not None:
+                        return ("area", info.code, s)
+        return None
+
+    def d_battle(self, state: LyceeState) -> tuple:
+        """Use a declared ability in my attacker's battle when it is worth its cost (a DMG gain)."""
+        best: tuple[float, tuple] | None = None
+        for choice in state.battle_uses():
+            prog, c, card = state.declared(choice)
+            pay = state.can_use(prog, c, card, True)
+            if pay is None:
+                continue
+            value = program_value(state, prog, c) - cost_value(state, prog, c, pay)
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, choice)
+        return best[1] if best is not None else ("done",)
+
+
+def _can_attack_now(state: LyceeState, s: int) -> bool:
+    c = state.field[s]
+    return (c is not None and s < 3 and (c.standing or state.battling == s)
+            and (c.entered < state.turn or c.aggressive))
+
+
+def program_value(state: LyceeState, prog: Program, c: Char | None) -> float:
+    """The pilot's estimate, in cards, of what running ``prog`` now gains."""
+    value = 0.0
+    field = state.field
+    ctx = Ctx(prog, prog_card(state, prog, c), c)
+    for op in prog.ops:
+        k = op.kind
+        if op.conds and not all(cond.kind in ("done", "not_done") or state._cond(cond, ctx) for cond in op.conds):
+            continue  # it would do nothing now
+        if k == "draw":
+            value += op.n if len(state.deck) > op.n + 2 else -5.0
+        elif k in ("opp_mill", "opp_draw"):
+            value += op.n
+        elif k == "dmg":
+            if op.n <= 0:
+                value += op.n
+                continue
+            t = op.target
+            if t is None:
+                continue
+            if t.ref == "this":
+                s = state._slot_of(c) if c is not None else -1
+                ok = s >= 0 and _can_attack_now(state, s)
+            else:
+                ok = any(_can_attack_now(state, s) for s in (0, 1, 2))
+            value += op.n if ok else (0.3 * op.n if op.lasting else 0.0)
+        elif k == "stand":
+            tgt = [s for s in (0, 1, 2) if field[s] is not None and not field[s].standing
+                   and (field[s].entered < state.turn or field[s].aggressive) and field[s].dmg > 0]
+            if op.target is not None and op.target.ref == "this":
+                s = state._slot_of(c) if c is not None else -1
+                tgt = [x for x in tgt if x == s]
+            value += max((field[s].dmg for s in tgt), default=0)
+        elif k == "aggressive":
+            value += max((field[s].dmg for s in (0, 1, 2) if field[s] is not None and field[s].standing
+                          and field[s].entered == state.turn and not field[s].aggressive), default=0)
+        elif k in ("search", "dust_to_hand", "deploy", "deploy_this"):
+            value += 1.0
+        elif k in ("recover", "dust_to_deck", "dust_this_to_deck"):
+            value += 0.1 * (op.n or 1)
+        elif k == "mill":
+            value -= 0.2 * op.n
+        elif k == "discard":
+            value -= op.n
+        elif k in ("destroy_this", "this_to_hand", "this_to_deck"):
+            value -= 1.0 + (c.dmg if c is not None else 0)
+        elif k == "charge":
+            value -= 0.3 * op.n
+        elif k == "move_up":
+            s = state._slot_of(c) if c is not None else -1
+            value += c.dmg if c is not None and s >= 3 and any(field[x] is None for x in (0, 1, 2)) else 0
+    return value
+
+
+def prog_card(state: LyceeState, prog: Program, c: Char | None):  # noqa: ANN201 - a CardRecord
+    """The card a program belongs to (the character, its item, or a card elsewhere)."""
+    if c is not None:
+        if c.card.code == prog.code:
+            return c.card
+        if c.item is not None and c.item.code == prog.code:
+            return c.item
+    for zone in (state.hand, state.dust):
+        for card in zone:
+            if card.code == prog.code:
+                return card
+    return c.card if c is not None else None
+
+
+def cost_value(state: LyceeState, prog: Program, c: Char | None, pay: tuple[int, ...]) -> float:
+    """The pilot's estimate, in cards, of what paying ``prog``'s costs loses."""
+    cost = float(len(pay)) + prog.discard + 0.2 * prog.mill + 0.3 * prog.uncharge
+    if prog.tap and c is not None:
+        s = state._slot_of(c)
+        if s >= 0 and _can_attack_now(state, s):
+            cost += c.dmg
+    if prog.destroy_this and c is not None:
+        cost += 1.0 + c.dmg
+    return cost

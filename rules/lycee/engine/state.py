@@ -20,16 +20,31 @@ from collections.abc import Generator, Mapping
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
-from rules.engine._zones import distinct_codes, shuffle
+from rules.engine._zones import DeckCache, distinct_codes, shuffle
 from rules.engine.core import Deck, gettext_noop, submessage
 from rules.engine.goldfish import GoldfishState
 
+from ..cardmatch import matches
+from .abilities import Program
+from .effects import EffectsMixin
 from .events import GAME
 from .field import NEIGHBOURS, Char, battle_result, moves, stat_mods
-from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STAR, STEP_KEYWORDS, CardInfo, cost_of, info_of
+from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STAR, STEP_KEYWORDS, CardInfo, info_of
 from .payment import can_pay_mana, find_payment
 
 HAND_LIMIT = 7
+
+
+def _build_deck_hooks(deck: Deck) -> frozenset[str]:
+    found: set[str] = set()
+    for zone in (deck.main, *deck.zones.values()):
+        for c in zone:
+            found.update(info_of(c).plan.by_hook)
+    return frozenset(found)
+
+
+# every hook some card of a deck has programs for, per deck object
+_deck_hooks = DeckCache(_build_deck_hooks).get
 
 
 def slot_name(slot: int) -> str:
@@ -37,7 +52,7 @@ def slot_name(slot: int) -> str:
     return SLOTS[slot] if slot < 6 else f"opp {SLOTS[slot - 6]}"
 
 
-class LyceeState(GoldfishState):
+class LyceeState(EffectsMixin, GoldfishState):
     """One goldfish game of Lycee. Zones are public attributes so tests can set them up."""
 
     GAME = GAME
@@ -45,7 +60,7 @@ class LyceeState(GoldfishState):
     COUNTERS = (
         "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
         "items", "areas", "events", "supports", "moves", "escapes", "wasted_mana", "taxes_paid", "damage_by_dmg",
-        "damage_by_ap",
+        "damage_by_ap", "abilities", "engaged", "recovered",
         "first_games", "second_games",
         "first_wins", "second_wins", "first_win_turns", "second_win_turns",
     )
@@ -66,6 +81,14 @@ class LyceeState(GoldfishState):
         self.ohand = 0
         self.odust = 0
         self.taxing: tuple[int, str] = (-1, "")
+        self.removed: list[CardRecord] = []  # my cards removed from the game (除外)
+        # every hook some card of the deck has programs for (most decks: none; checks skip early)
+        self.deck_hooks = _deck_hooks(deck)
+        self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
+        self.turn_uses: dict[tuple[str, int], int] = {}  # this turn's uses of items', areas', hand cards' abilities
+        self.in_my_turn = False
+        self.in_battle = False
+        self.battling = -1  # the slot of my attacker during its battle
         self.opening_hand: tuple[CardRecord, ...] = ()
         # bumped whenever the hand or the field's occupancy changes (pilots and first_playable
         # reuse work done at the same version; attacks into an empty field change neither)
@@ -101,8 +124,9 @@ class LyceeState(GoldfishState):
         return n
 
     def card_zones(self) -> dict[str, list[CardRecord]]:
-        return {"deck": self.deck, "hand": self.hand, "dust": self.dust,
+        return {"deck": self.deck, "hand": self.hand, "dust": self.dust, "removed": self.removed,
                 "field": [card for c in self.field if c is not None for card in (c.card, c.item) if card is not None],
+                "charge": [card for c in self.field if c is not None for card in c.charge],
                 "areas": [a for a in self.areas if a is not None],
                 # my items on the dummy's characters and my areas on its slots
                 "opp_side": [c.item for c in self.ofield if c is not None and c.item is not None]
@@ -288,6 +312,8 @@ class LyceeState(GoldfishState):
         for c in self.ofield:
             if c is not None:
                 c.standing = True
+        if self._hooked("opp_turn_start"):
+            self._fire_field("opp_turn_start")
         n = min(1 if first else 2, self.odeck)
         self.odeck -= n
         self.ohand += n
@@ -296,13 +322,30 @@ class LyceeState(GoldfishState):
         if self.ohand > HAND_LIMIT:
             self.odust += self.ohand - HAND_LIMIT
             self.ohand = HAND_LIMIT
+        if self._hooked("opp_turn_end"):
+            self._fire_field("opp_turn_end")
+
+    def _hooked(self, hook: str) -> bool:
+        """Whether a character of mine (or its item) has programs for ``hook``."""
+        if hook not in self.deck_hooks:
+            return False
+        for c in self.field:
+            if c is not None and (hook in c.info.plan.by_hook
+                                  or (c.item is not None and hook in info_of(c.item).plan.by_hook)):
+                return True
+        return False
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
         log = self.log
         field = self.field
+        self.in_my_turn = True
         if log is not None:
             self.say("me", "turn", "turn", turn=turn)
+        if self.turn_uses:
+            self.turn_uses = {}
+        if self._hooked("turn_start"):
+            self._fire_field("turn_start")
         # taxes, before the start phase
         no_wakeup: set[int] = set()
         for c in field:
@@ -313,13 +356,17 @@ class LyceeState(GoldfishState):
         for s, c in enumerate(field):
             if c is not None:
                 c.moved = c.touched = c.supported = False
-                if s not in no_wakeup:
+                if c.uses:
+                    c.uses = {}
+                if c.skip_wakeup:
+                    c.skip_wakeup = False
+                elif s not in no_wakeup:
                     c.standing = True
         self._draw(1 if turn == 1 and self.went_first else 2)
         # main
         self.version += 1
-        # hand and free slots only shrink during the main phase: what can be played at all this
-        # turn can be played at its start
+        # what can be played at all this turn can mostly be played at its start (effects that draw
+        # or put cards back are the exception: first-playable is a statistic, not a rule)
         self._note_playable(turn)
         while True:
             choice = yield "main"
@@ -327,7 +374,7 @@ class LyceeState(GoldfishState):
             if verb == "end":
                 break
             if verb == "attack":
-                self._attack(choice[1], choice[2])
+                yield from self._attack(choice[1], choice[2])
                 continue
             if verb == "escape":
                 self._escape(choice[1])
@@ -347,16 +394,75 @@ class LyceeState(GoldfishState):
                 self.counters["moves"] += 1
                 if log is not None:
                     self.say("me", "move", "move", card=c.card.name, slot=SLOTS[a], slot2=SLOTS[b])
+            elif verb in ("use", "item_use", "hand", "dust"):
+                self._declare(choice)
             else:
                 self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
             self.version += 1  # after the play: its payment was memoised at the version it was chosen
-        # end: hand limit, temporary changes end
+        # end: turn-end abilities, hand limit, temporary changes end
+        if self._hooked("turn_end"):
+            self._fire_field("turn_end")
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
             self._discard(code, self.dust)
         for s, c in enumerate(field):
             if c is not None:
                 self._recompute(c, s)
+        self.in_my_turn = False
+
+    def declarable(self) -> list[tuple]:
+        """Declared abilities usable now: ``("use", slot, index)`` of my characters and items,
+        ``("hand", code, index)`` of hand cards, ``("dust", code, index)`` of dust-box cards."""
+        out: list[tuple] = []
+        hooks = self.deck_hooks
+        if not hooks or not ("act" in hooks or "hand_act" in hooks or "dust_act" in hooks):
+            return out
+        for s, c in enumerate(self.field):
+            if c is None:
+                continue
+            for prog in c.info.plan.get("act"):
+                if self.can_use(prog, c, c.card) is not None:
+                    out.append(("use", s, prog.index))
+            if c.item is not None:
+                for prog in info_of(c.item).plan.get("act"):
+                    if self.can_use(prog, c, c.item) is not None:
+                        out.append(("item_use", s, prog.index))
+        seen: set[str] = set()
+        for card in self.hand if "hand_act" in hooks else ():
+            progs = info_of(card).plan.get("hand_act")
+            if progs and card.code not in seen:
+                seen.add(card.code)
+                out.extend(("hand", card.code, p.index) for p in progs if self.can_use(p, None, card) is not None)
+        seen.clear()
+        for card in self.dust if "dust_act" in hooks else ():
+            progs = info_of(card).plan.get("dust_act")
+            if progs and card.code not in seen:
+                seen.add(card.code)
+                out.extend(("dust", card.code, p.index) for p in progs if self.can_use(p, None, card) is not None)
+        return out
+
+    def declared(self, choice: tuple) -> tuple[Program, Char | None, CardRecord] | None:
+        """The program, source character and source card of a declaration option."""
+        verb = choice[0]
+        if verb in ("use", "item_use"):
+            c = self.field[choice[1]]
+            src = None if c is None else c.card if verb == "use" else c.item
+            if src is None:
+                return None
+            prog = next((p for p in info_of(src).plan.get("act") if p.index == choice[2]), None)
+            return None if prog is None else (prog, c, src)
+        zone = self.hand if verb == "hand" else self.dust
+        card = next((c for c in zone if c.code == choice[1]), None)
+        if card is None:
+            return None
+        hook = "hand_act" if verb == "hand" else "dust_act"
+        prog = next((p for p in info_of(card).plan.get(hook) if p.index == choice[2]), None)
+        return None if prog is None else (prog, None, card)
+
+    def _declare(self, choice: tuple) -> None:
+        prog, c, card = self.declared(choice)
+        pay = self.can_use(prog, c, card, self.in_battle)
+        self._use(prog, c, card, pay or ())
 
     def _taxes(self) -> Generator[str, tuple, set[int]]:
         """Tax trash / Tax wakeup of my characters, slot by slot (decision ``tax``: pay or not).
@@ -446,6 +552,8 @@ class LyceeState(GoldfishState):
         if names is None:
             names = self.names_on_field()
         info = CARD_INFO.get(card) or info_of(card)
+        if info.enter_only_by:
+            return []
         for n in info.own:
             if n in names:
                 return []
@@ -453,6 +561,22 @@ class LyceeState(GoldfishState):
             free = self.field_view()[1]
         mask = info.mask
         return [s for s in free if mask >> s & 1]
+
+    def engage_slots(self, card: CardRecord) -> list[int]:
+        """[エンゲージ]: slots its position restriction allows that hold a character of mine, which
+        the engage destroys (the same-name rule counts the field without it)."""
+        info = info_of(card)
+        if not info.engage or info.enter_only_by:
+            return []
+        out = []
+        for s in ALL_SLOTS:
+            c = self.field[s]
+            if c is None or not info.mask >> s & 1:
+                continue
+            others = {n for o in self.field if o is not None and o is not c for n in o.names}
+            if others.isdisjoint(info.own):
+                out.append(s)
+        return out
 
     def move_keyword(self, slot: int, to: int) -> tuple[str, tuple[int, ...]] | None:
         """The Step-family keyword (and its payment, when it has a cost) that moves the character in
@@ -521,19 +645,19 @@ class LyceeState(GoldfishState):
             self.say("me", "move", "touch", card=c.card.name, slot=SLOTS[slot], card2=o.card.name, slot2=SLOTS[other])
 
     def _recompute(self, c: Char, slot: int) -> None:
-        """Printed values plus its item and the area of its slot (temporary changes dropped).
-        ``slot`` 6..11 is the dummy's slot ``slot - 6``."""
+        """Printed values plus its item and the area of its slot and the DMG it gained (temporary
+        changes dropped). ``slot`` 6..11 is the dummy's slot ``slot - 6``."""
         info = c.info
         area = self.areas[slot] if slot < 6 else self.oareas[slot - 6]
         if c.item is None and area is None:
-            c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage
+            c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage + c.dmg_lasting
             return
         iap, idp, isp, idmg = stat_mods(c.item)
         aap, adp, asp, admg = stat_mods(area)
         c.ap = info.ap + iap + aap
         c.dp = info.dp + idp + adp
         c.sp = info.sp + isp + asp
-        c.dmg = info.damage + idmg + admg
+        c.dmg = info.damage + idmg + admg + c.dmg_lasting
 
     def _pay(self, pay: tuple[int, ...]) -> list[CardRecord]:
         self.version += 1
@@ -546,7 +670,8 @@ class LyceeState(GoldfishState):
 
     def _play(self, verb: str, code: str, slot: int) -> None:
         card = next(c for c in self.hand if c.code == code)
-        cost = cost_of(card)
+        info = info_of(card)
+        cost = info.convert_cost if verb == "convert" else info.cost
         pay = self.payment_for(cost, code)
         paid = self._pay(pay or ())
         self.hand.remove(card)
@@ -560,23 +685,22 @@ class LyceeState(GoldfishState):
             text = (submessage("lycee.paying_wasted", paid=names, wasted=wasted) if wasted > 0
                     else submessage("lycee.paying", paid=names))
         field = self.field
-        if verb == "deploy" or verb == "convert":
+        if verb in ("deploy", "convert", "engage"):
             if verb == "convert":
                 old = field[slot]
-                field[slot] = None
-                self.hand.append(old.card)
-                if old.item is not None:
-                    self.dust.append(old.item)
                 if log is not None:
                     self.say("me", "convert", "convert_return", card=old.card.name)
-                self._penalty(old)
-            c = Char(card, self.turn)
-            field[slot] = c
-            self._recompute(c, slot)
-            self.counters["deployed"] += 1
+                self._leave(slot, "converted", to="hand")
+            elif verb == "engage":
+                old = field[slot]
+                self.counters["engaged"] += 1
+                if log is not None:
+                    self.say("me", "engage", "engage", card=card.name, card2=old.card.name)
+                self._leave(slot, "engage")
             if log is not None:
-                self.say("me", verb, verb, card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot],
-                         payment=text)
+                self.say("me", verb if verb != "engage" else "deploy", verb if verb != "engage" else "deploy",
+                         card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot], payment=text)
+            self._enter(card, slot, "hand", engage=verb == "engage")
         elif verb == "item":  # on one of my characters, or (slot 6..11) one of the dummy's
             c = field[slot] if slot < 6 else self.ofield[slot - 6]
             c.item = card
@@ -584,6 +708,8 @@ class LyceeState(GoldfishState):
             self.counters["items"] += 1
             if log is not None:
                 self.say("me", "item", "item", card=card.name, card2=c.card.name, payment=text)
+            if slot < 6 and info.plan.by_hook:
+                self._fire("equipped", c, card)
         elif verb == "area":  # on one of my slots, or (slot 6..11) one of the dummy's
             if slot < 6:
                 self.areas[slot] = card
@@ -596,13 +722,38 @@ class LyceeState(GoldfishState):
             self.counters["areas"] += 1
             if log is not None:
                 self.say("me", "area", "area", card=card.name, slot=slot_name(slot), payment=text)
+            if info.plan.by_hook:
+                self._fire("placed", field[slot] if slot < 6 else None, card)
         else:
             self.dust.append(card)
             self.counters["events"] += 1
+            progs = info.plan.get("event")
             if log is not None:
-                modelled = any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
+                modelled = progs or any(e.get("kind") in ("draw", "opp_mill") for e in card.effects)
                 self.say("me", "event", "event" if modelled else "event_unmodelled", card=card.name, payment=text)
             self._effects(card, "play")
+            for prog in progs:
+                self._run(prog, card, None, None)
+            if self._hooked("event_used"):
+                self._fire_field("event_used", card=card)
+
+    def _enter(self, card: CardRecord, slot: int, how: str, engage: bool = False) -> Char:
+        """``card`` enters my field in ``slot`` (``how``: ``hand`` or ``effect``); its abilities on
+        entering run (those of an engage too), then my other characters' on a character entering."""
+        c = Char(card, self.turn)
+        self.field[slot] = c
+        self._recompute(c, slot)
+        self.version += 1
+        self.counters["deployed"] += 1
+        by_hook = c.info.plan.by_hook
+        if by_hook:
+            if "enter" in by_hook:
+                self._fire("enter", c, arg=how)
+            if engage and "engage" in by_hook:
+                self._fire("engage", c)
+        if self._hooked("ally_enter"):
+            self._fire_field("ally_enter", that=c)
+        return c
 
     def _effects(self, card: CardRecord, when: str) -> None:
         """Modelled effects: ``draw`` (the player draws n), ``opp_mill`` (the dummy mills n)."""
@@ -622,16 +773,43 @@ class LyceeState(GoldfishState):
         if "penalty" in c.card.keywords:
             self._effects(c.card, "penalty")
 
-    def _leave(self, slot: int, why: str) -> None:
+    def _leave(self, slot: int, why: str, to: str = "dust") -> None:
+        """My character in ``slot`` leaves the field: to the dust box (``to``), my hand or the
+        bottom of my deck — removed from the game instead when it says so (※…除外する); its item
+        and charge go to the dust box; its Penalty (original Lycee: leaving the field) and its
+        abilities on leaving run."""
         self.version += 1
         c = self.field[slot]
         self.field[slot] = None
-        self.dust.append(c.card)
+        card = c.card
+        flags = c.info.flags
+        if flags and flags.get("exile_on_leave"):
+            to = "removed"
+        if to == "hand":
+            self.hand.append(card)
+        elif to == "deck":
+            self.deck.insert(0, card)
+        elif to == "removed":
+            self.removed.append(card)
+        else:
+            self.dust.append(card)
         if c.item is not None:
             self.dust.append(c.item)
+        if c.charge:
+            self.dust.extend(c.charge)
+            c.charge = []
         if self.log is not None:
-            self.say("me", "leave", "leave", card=c.card.name, why=why)
+            self.say("me", "leave", "leave_to" if to != "dust" else "leave", card=card.name, why=why, to=to)
         self._penalty(c)
+        progs = c.info.plan.get("leave")
+        for prog in progs:
+            if prog.arg == "destroyed" and to != "dust":
+                continue
+            if self._within_limits(prog, c):
+                self._note_use(prog, c)
+                self._run(prog, card, c, None)
+        if self._hooked("ally_leave"):
+            self._fire_field("ally_leave", card=card, to=to)
 
     # -- battle --------------------------------------------------------------------------------
     def _support(self, field: list[Char | None], slot: int, target: Char, need: int, stat: str, who: str) -> int:
@@ -677,9 +855,27 @@ class LyceeState(GoldfishState):
             return tuple(col for col in (slot, slot - 1, slot + 1) if 0 <= col < 3)
         return (slot,)
 
-    def _attack(self, slot: int, column: int) -> None:
+    def _attack(self, slot: int, column: int) -> Generator[str, tuple, None]:
+        """One battle: the attack is declared (abilities on attacking run), declared abilities
+        usable during a battle may be used (decision ``battle``), then the result: deck damage
+        when no defender stands in the column, else the defended battle (scenarios)."""
         att = self.field[slot]
         self.counters["attacks"] += 1
+        self.in_battle = True
+        self.battling = slot
+        by_hook = att.info.plan.by_hook
+        if "attack" in by_hook:
+            self._fire("attack", att)
+        if self.battle_uses():
+            while True:
+                choice = yield "battle"
+                if choice[0] == "done":
+                    break
+                self._declare(choice)
+        if self.field[slot] is not att:  # it left the field during the battle
+            self.in_battle = False
+            self.battling = -1
+            return
         d_slot = column + 3
         defender = self.ofield[d_slot]
         if defender is None or not defender.standing:
@@ -688,7 +884,8 @@ class LyceeState(GoldfishState):
             # deck damage: the printed DMG with its changes when the card prints DMG (GAMES.md §5
             # decision), else the printed AP (changes never count)
             if info.by_dmg:
-                damage = att.dmg if att.dmg > 0 else 0
+                dmg = att.dmg + self.cont_dmg(slot, att) if self._cont else att.dmg
+                damage = dmg if dmg > 0 else 0
                 self.counters["damage_by_dmg"] += 1
             else:
                 damage = info.ap
@@ -698,8 +895,38 @@ class LyceeState(GoldfishState):
                          column="LCR"[column], count=min(damage, self.odeck), ap=damage, left=max(self.odeck - damage, 0))
             if self.mill_opp(damage) and "deck_bonus" in att.card.keywords:
                 self._effects(att.card, "deck_bonus")
-            return
-        # a defended battle (scenario tests: the dummy was given characters)
+            if by_hook:
+                if "bonus" in by_hook:
+                    self._fire("bonus", att)
+                if damage > 0 and "damage" in by_hook:
+                    self._fire("damage", att)
+            for ops in att.bonus_ops:  # [ボーナス] it gained
+                self._run(Program(att.card.code, -1, "bonus", "", ops), att.card, att, None)
+        else:
+            self._defended(att, slot, defender, d_slot, column)
+        if "battle_end" in by_hook and self.field[slot] is att:
+            self._fire("battle_end", att)
+        self.in_battle = False
+        self.battling = -1
+
+    def battle_uses(self) -> list[tuple]:
+        """Declared abilities of my characters usable during my attacker's battle."""
+        out: list[tuple] = []
+        if "act" not in self.deck_hooks:
+            return out
+        for s, c in enumerate(self.field):
+            if c is None:
+                continue
+            for prog in c.info.plan.get("act"):
+                if prog.battle and self.can_use(prog, c, c.card, True) is not None:
+                    out.append(("use", s, prog.index))
+        return out
+
+    def options_battle(self) -> list[tuple]:
+        return [("done",), *self.battle_uses()]
+
+    def _defended(self, att: Char, slot: int, defender: Char, d_slot: int, column: int) -> None:
+        """A defended battle (scenario tests: the dummy was given characters)."""
         self.version += 1
         self.counters["defended"] += 1
         a_ap, a_dp, d_ap, d_dp = att.ap, att.dp, defender.ap, defender.dp
@@ -736,7 +963,12 @@ class LyceeState(GoldfishState):
         field = self.field
         turn = self.turn
         return [s for s in (0, 1, 2) if field[s] is not None and field[s].standing
-                and (field[s].entered < turn or "aggressive" in field[s].card.keywords)]
+                and (field[s].entered < turn or field[s].aggressive)]
+
+    @property
+    def _cont(self) -> bool:
+        """Whether a character of mine (or its item) has a continuous DMG ability."""
+        return self._hooked("cont")
 
     # -- options (the generic contract) --------------------------------------------------------
     def options_tax(self) -> list[tuple]:
@@ -753,24 +985,39 @@ class LyceeState(GoldfishState):
         for code in distinct_codes(self.hand):
             card = next(c for c in self.hand if c.code == code)
             t = card.card_type
+            info = info_of(card)
+            cost = info.cost
             if t == "character":
                 slots = self.deploy_slots(card, names, free)
                 verb = "convert" if card.conversion_target else "deploy"
+                if verb == "convert":
+                    cost = info.convert_cost
+                if info.engage and not card.conversion_target:
+                    engage = self.engage_slots(card)
+                    if engage and self.payment_for(cost, code, order) is not None:
+                        out.extend(("engage", code, s) for s in engage)
             elif t == "item":  # my characters, then the dummy's (GAMES.md §5 Cards)
-                slots = [s for s in ALL_SLOTS if field[s] is not None and field[s].item is None]
-                slots += [6 + s for s in ALL_SLOTS if self.ofield[s] is not None and self.ofield[s].item is None]
+                limit = info.flags.get("equip_limit") if info.flags else None
+                slots = [s for s in ALL_SLOTS if field[s] is not None and field[s].item is None
+                         and (limit is None or matches(limit, field[s].card) is not False)]
+                slots += [6 + s for s in ALL_SLOTS if self.ofield[s] is not None and self.ofield[s].item is None
+                          and (limit is None or matches(limit, self.ofield[s].card) is not False)]
                 verb = "item"
             elif t == "area":  # my slots, then the dummy's
+                if info.flags and info.flags.get("field_limit") and any(
+                        a is not None and a.name == card.name for a in self.areas):
+                    continue  # ※「X」は自分の場に1枚まで配置可能
                 slots = [s for s in ALL_SLOTS if self.areas[s] is None]
                 slots += [6 + s for s in ALL_SLOTS if self.oareas[s] is None]
                 verb = "area"
             else:
                 slots, verb = [], "event"
-            if (slots or verb == "event") and self.payment_for(cost_of(card), code, order) is not None:
+            if (slots or verb == "event") and self.payment_for(cost, code, order) is not None:
                 if verb == "event":
                     out.append(("event", code))
                 else:
                     out.extend((verb, code, s) for s in slots)
+        out.extend(self.declarable())
         for s, c in enumerate(field):
             if c is None or not c.standing:
                 continue
@@ -787,8 +1034,12 @@ class LyceeState(GoldfishState):
 
     def label(self, kind: str, option: tuple) -> str:
         verb = option[0]
-        if verb in ("deploy", "convert", "item", "area"):
+        if verb in ("deploy", "convert", "item", "area", "engage"):
             return f"{verb} {option[1]} to {slot_name(option[2])}"
+        if verb in ("use", "item_use"):
+            return f"use ability {option[2]} of {SLOTS[option[1]]}{' (its item)' if verb == 'item_use' else ''}"
+        if verb in ("hand", "dust"):
+            return f"use ability {option[2]} of {option[1]} (in the {'hand' if verb == 'hand' else 'dust box'})"
         if verb == "attack":
             return f"attack with {SLOTS[option[1]]} into column {'LCR'[option[2]]}"
         if verb == "move":
