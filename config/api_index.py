@@ -21,6 +21,7 @@ RESOURCES: tuple[tuple[str, str, dict[str, str], str, Any], ...] = (
     ("deck", "api-deck-detail", {"pk": "{id}"}, "GET PUT PATCH DELETE", _("One deck (ETag / If-Match for edits)")),
     ("deck_validate", "api-deck-validate", {}, "POST", _("Check a deck against its game's construction rules")),
     ("deck_import", "api-deck-import", {}, "POST", _("Read deck text or an exchange format into a deck")),
+    ("formats", "api-format-list", {}, "GET", _("Formats a deck may name, with their banned and restricted lists; ?game=")),
     ("shared_deck", "api-shared-deck", {"slug": "{slug}"}, "GET", _("A deck behind a share link")),
     ("playtests", "api-playtest-list", {}, "GET POST", _("Goldfish playtests: start one, list yours")),
     ("playtest_compare", "api-playtest-compare", {}, "GET", _("Compare the reports of playtests")),

@@ -162,3 +162,13 @@ def test_deck_form_sets_the_format(alice, ws_formats):
     r = c.post("/decks/new/", {"name": "f", "game": "ws", "visibility": "private", "text": text, "deck_format": "std"})
     assert r.status_code == 302
     assert Deck.objects.get(name="f").format.code == "std"
+
+
+@pytest.mark.django_db
+def test_formats_api_and_admin(ws_formats, admin_client):
+    r = Client().get("/api/v1/formats/?game=ws")
+    assert r.status_code == 200 and [f["code"] for f in r.json()["formats"]] == ["std"]
+    assert Client().get("/api/v1/formats/?game=nope").status_code == 400
+    assert "formats" in Client().get("/api/v1/", HTTP_ACCEPT="application/json").content.decode()
+    assert admin_client.get("/admin/decks/format/").status_code == 200
+    assert admin_client.get(f"/admin/decks/format/{ws_formats[0].pk}/change/").status_code == 200

@@ -3,6 +3,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("formats/", views.FormatListView.as_view(), name="api-format-list"),
     path("decks/validate/", views.ValidateView.as_view(), name="api-deck-validate"),
     path("decks/import/", views.DeckImportView.as_view(), name="api-deck-import"),
     path("decks/", views.DeckListView.as_view(), name="api-deck-list"),

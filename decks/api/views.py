@@ -33,6 +33,7 @@ from ..selectors import (
     deck_validate,
     deck_version_get,
     deck_version_list,
+    format_list,
 )
 from ..services import (
     DeckConflict,
@@ -116,6 +117,26 @@ def _detail(deck: Deck, request: Request, *, with_validation: bool = True) -> di
 # Bodies with nested cards (``entries``, ``zones``) are JSON only: a form or multipart body cannot carry
 # them and DRF would silently drop them (an accepted request that ignored the cards). Others get 415.
 JSON_ONLY = [StrictJSONParser]  # depth, NUL and unpaired surrogates checked too (config/parsers.py)
+
+
+class FormatListView(APIView):
+    """``GET /formats/``: the formats a deck may name (``?game=`` one game's), with their lists."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", {"type": "string", "enum": list(g.GAMES)})],
+        responses=inline_serializer("FormatList", {"formats": serializers.ListField(child=serializers.DictField())}),
+        operation_id="formats_list")
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game", "")
+        if game and game not in g.GAMES:
+            raise ValidationError({"game": [gettext("unknown game %(game)s; expected one of %(games)s")
+                                            % {"game": repr(game[:20]), "games": ", ".join(g.GAMES)}]})
+        return Response({"formats": [
+            {"game": f.game, "code": f.code, "name": f.name, "series": f.series, "groups": f.groups,
+             "single_series": f.single_series, "banned": f.banned, "restricted": f.restricted, "notes": f.notes}
+            for f in format_list(game=game)]})
 
 
 class ValidateView(APIView):
