@@ -80,3 +80,12 @@ def cost_symbol_label(value: str) -> str:
 
 # How the stat lines of rules/<game>/display.py reach the reader: translated words and labels.
 STAT_LABELS = Labels(text=gettext, color=color_label, trigger=trigger_label)
+
+# How a goldfish engine treats one printed ability (rules.abilities.COVERAGE_STATUSES): the card page
+# and the goldfish report.
+COVERAGE_LABELS: dict[str, Promise] = {
+    "played": pgettext_lazy("ability coverage", "played"),
+    "no_effect": pgettext_lazy("ability coverage", "no effect in goldfish"),
+    "not_understood": pgettext_lazy("ability coverage", "not understood"),
+    "not_played": pgettext_lazy("ability coverage", "not played"),
+}

@@ -23,7 +23,10 @@ GAME_CHOICES = [(code, g.GAME_NAMES[code]) for code in g.GAMES]
 CARD_TYPE_CHOICES = [(t, TYPE_LABELS.get(t, t.replace("_", " "))) for t in g.ALL_CARD_TYPES]
 
 # Card fields whose list values are mirrored into CardFacet rows (facet name = field name).
-FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords")
+FACET_FIELDS = ("colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords", "effect_kinds")
+# Columns derived from the printed text by the game's ability compiler and engine (catalog.abilities),
+# written at import, on save and by ``manage.py compile_abilities``.
+DERIVED_FIELDS = ("abilities", "effect_kinds", "modelled")
 
 
 # Columns whose folded copies the search matches (see ``Card.fold_fields``).
@@ -32,12 +35,14 @@ FOLDED_FIELDS = ("name_folded", "text_folded", "code_folded")
 
 
 class CardQuerySet(models.QuerySet):
-    """Bulk writes keep the folded search columns in step with name, alternate names and text."""
+    """Bulk writes keep the folded search columns in step with name, alternate names and text, and
+    ``bulk_create`` the derived ability columns (``DERIVED_FIELDS``) with the text."""
 
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list:
         objs = list(objs)
         for obj in objs:
             obj.fold_fields()
+            obj.derive_abilities()
         return super().bulk_create(objs, *args, **kwargs)
 
     def bulk_update(self, objs: Any, fields: Any, *args: Any, **kwargs: Any) -> int:
@@ -128,6 +133,12 @@ class Card(models.Model):
     # The code as players type it (catalog.textnorm.fold_code: upper case, letters and digits only):
     # bare codes and code: prefixes in the search (btree text_pattern_ops on PostgreSQL, migration 0009).
     code_folded = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The printed text compiled by the game's compiler (rules.abilities JSON, docs/abilities.md), every
+    # effect kind it uses (and the structured effects' kinds; mirrored into CardFacet: ``effect:``) and
+    # whether the game's goldfish engine fully models the card (rules.coverage; ``modelled:``).
+    abilities = models.JSONField(default=list, blank=True, editable=False)
+    effect_kinds = models.JSONField(default=list, blank=True, editable=False)
+    modelled = models.BooleanField(default=False, editable=False)
 
     objects = CardQuerySet.as_manager()
 
@@ -142,6 +153,7 @@ class Card(models.Model):
             models.Index(fields=["game", "name"], name="card_game_name_idx"),
             models.Index(fields=["game", "set_code"], name="card_game_set_idx"),
             models.Index(fields=["game", "rarity"], name="card_game_rarity_idx"),
+            models.Index(fields=["game", "modelled"], name="card_game_modelled_idx"),
         ] + [_stat_index(stat) for stat in NUMERIC_STATS]
 
     def __str__(self) -> str:
@@ -168,11 +180,20 @@ class Card(models.Model):
         """The language of the printed name and text (``textnorm.script_language``), "" if unknown."""
         return script_language(f"{self.name}\n{self.text}")
 
+    def derive_abilities(self) -> bool:
+        """Recompute the derived columns (``DERIVED_FIELDS``) from the card; True when they changed."""
+        from .abilities import card_derive
+
+        return card_derive(self)
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.fold_fields()
+        self.derive_abilities()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and FOLD_SOURCES.intersection(update_fields):
             kwargs["update_fields"] = {*update_fields, *FOLDED_FIELDS}
+        if update_fields is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], *DERIVED_FIELDS}
         super().save(*args, **kwargs)
 
     # -- conversions ---------------------------------------------------------------------------
@@ -181,7 +202,8 @@ class Card(models.Model):
         return {name: getattr(self, name) for name in sorted(CARD_FIELDS)}
 
     def to_record(self) -> CardRecord:
-        return CardRecord.from_dict(self.to_dict())
+        """The card as engines see it, with its compiled abilities."""
+        return CardRecord.from_dict({**self.to_dict(), "abilities": self.abilities or ()})
 
     @classmethod
     def field_names(cls) -> frozenset[str]:

@@ -18,7 +18,7 @@ from rules.cards import CARD_FIELDS, validate_card
 
 from .cardfields import STR_FIELDS, card_normalize
 from .importers import FORMATS, ImportRecord, load_all
-from .models import FOLD_SOURCES, FOLDED_FIELDS, Card, CardFacet, CardPrinting
+from .models import DERIVED_FIELDS, FOLD_SOURCES, FOLDED_FIELDS, Card, CardFacet, CardPrinting
 
 # Rows per IN (...) list: SQLite's variable limit is generous on 3.32+, but old builds stop at 999.
 CHUNK = 900
@@ -520,6 +520,11 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
         if not diff and not printings_changed:
             summary.unchanged += 1
     summary.updated = len(updated) + sum(1 for c, _ in printing_cards if c.pk is not None and c not in updated)
+    # The compiled abilities, effect kinds and coverage follow the text (catalog.abilities; each
+    # distinct text compiled once); a card whose data is unchanged is rewritten only when they differ.
+    derived_only = _derive_imported(created, updated, [existing[code] for code in codes if code in existing])
+    if updated:
+        changed_fields.update(DERIVED_FIELDS)
 
     bulk_insert(created)
     if any(c.pk is None for c in created):  # databases that cannot return ids from a bulk insert
@@ -531,7 +536,9 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
     summary.created = len(created)
     if updated:
         _bulk_update_rows(updated, sorted(changed_fields) + ["updated"])
-    summary.facets = card_sync_facets(cards=created + updated)
+    if derived_only:
+        _bulk_update_rows(derived_only, list(DERIVED_FIELDS))
+    summary.facets = card_sync_facets(cards=created + updated + derived_only)
 
     if printing_cards:
         for chunk in _chunks([c.pk for c, _ in printing_cards]):
@@ -543,6 +550,15 @@ def _upsert(good: list[_Good], game: str, summary: ImportSummary, merge: bool = 
         ]
         bulk_insert(rows)
         summary.printings = len(rows)
+
+
+def _derive_imported(created: list[Card], updated: list[Card], existing: list[Card]) -> list[Card]:
+    """Set the derived columns (``Card.derive_abilities``) of the cards an import read; the
+    existing cards not otherwise updated whose derived columns changed."""
+    for card in created + updated:
+        card.derive_abilities()
+    written = {id(c) for c in updated}
+    return [card for card in existing if id(card) not in written and card.derive_abilities()]
 
 
 def _bulk_update_rows(cards: list[Card], names: list[str]) -> None:

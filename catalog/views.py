@@ -171,10 +171,23 @@ def card_detail_view(request: HttpRequest, game: str, code: str) -> HttpResponse
         "cost_detail": sorted((card.cost_detail or {}).items()),
         "abilities": [(a, getattr(card, a)) for a in g.PHANTASMA_ATTRIBUTES],
         "stat_names": get_spec(game).stats,
-        "unmodelled": bool((card.text or "").strip()) and not card.text_modelled,
+        "engine": _engine_report(card),
         **_text_language_context(card, request.GET.get("text", "")),
     }
     return render(request, f"catalog/card_detail_{game}.html", context)
+
+
+def _engine_report(card: Card) -> dict:
+    """The card page's engine block (catalog.abilities.card_engine_report) in the reader's language."""
+    from .abilities import card_engine_report
+    from .labels import COVERAGE_LABELS
+
+    report = card_engine_report(card)
+    for a in report["abilities"]:
+        a["label"] = str(COVERAGE_LABELS.get(a["status"], a["status"]))
+        a["reason"] = _(a["reason"]) if a["reason"] and a["status"] != "not_understood" else ""
+    report["never_played"] = _(report["never_played"]) if report["never_played"] else ""
+    return report
 
 
 def card_picture_view(request: HttpRequest, game: str, code: str) -> HttpResponse:
@@ -283,7 +296,15 @@ def search_help_view(request: HttpRequest) -> HttpResponse:
         "stats": [f for f in fields if f["kind"] == NUMBER],
         "examples": [(g.GAME_NAMES[game], game, [(q, _(d)) for q, d in EXAMPLES[game]]) for game in g.GAMES],
         "general_examples": [(q, _(d)) for q, d in GENERAL_EXAMPLES],
+        "effect_kinds": _effect_kinds(),
     })
+
+
+def _effect_kinds() -> list[tuple[str, str, tuple[str, ...]]]:
+    """``(game name, game code, kinds)`` of every game ``effect:`` knows kinds for (the help page)."""
+    from .abilities import effect_vocabulary
+
+    return [(g.GAME_NAMES[game], game, kinds) for game in g.GAMES if (kinds := effect_vocabulary(game))]
 
 
 def _value_with_words(field: str, value: str) -> str:

@@ -7,10 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from catalog.labels import COVERAGE_LABELS
 from rules import games as g
 from rules import odds
-from rules.cards import CardRecord
-from rules.engine.core import RunStats, play_game
+from rules.engine.core import RunStats, coverage_report, play_game
 
 from . import conf
 from .i18n import description, localize_events, outcome_label, reason_label, stat_label
@@ -35,13 +35,35 @@ def deck_rows(job: PlaytestJob) -> list[dict[str, Any]]:
     return rows
 
 
-def unmodelled_cards(job: PlaytestJob) -> list[dict[str, str]]:
-    out = []
-    for code, data in sorted(job.card_data().items()):
-        rec = CardRecord.from_dict(data)
-        if rec.unmodelled:
-            out.append({"code": code, "name": rec.name, "text": rec.text})
-    return out
+def coverage(job: PlaytestJob) -> dict[str, Any]:
+    """What the engine models of the job's deck (``rules.engine.core.coverage_report``): stored in the
+    summary when the job finished, else computed from the snapshot (a running job, or one finished
+    before reports stored it)."""
+    stored = (job.summary or {}).get("coverage")
+    if stored is not None:
+        return stored
+    return coverage_report(deck_from_snapshot(job.game, job.snapshot))
+
+
+def coverage_block(job: PlaytestJob) -> dict[str, Any]:
+    """The coverage block as the report page shows it, in the active language: the share, then each
+    card not fully modelled with its copies and, per ability not modelled, the status and why."""
+    cov = coverage(job)
+    rows = []
+    for c in cov["not_modelled"]:
+        abilities = [
+            {"status": a["status"], "label": coverage_status_label(a["status"]), "text": a["text"],
+             "phrase": a.get("phrase") or "", "reason": description(a["reason"]) if a["status"] != "not_understood" else ""}
+            for a in c["abilities"] if a["status"] not in ("played", "no_effect")
+        ]
+        rows.append({"code": c["code"], "name": c["name"], "copies": c["copies"],
+                     "never_played": description(c["never_played"]) if c["never_played"] else "", "abilities": abilities})
+    return {**cov, "copies_share": cov["copies_share"], "rows": rows, "all_modelled": not rows}
+
+
+def coverage_status_label(status: str) -> str:
+    """An ability's coverage status in the active language."""
+    return str(COVERAGE_LABELS.get(status, status))
 
 
 def opening_odds(job: PlaytestJob) -> list[dict[str, Any]]:

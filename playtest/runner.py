@@ -27,7 +27,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from rules.cards import CardRecord
-from rules.engine.core import Deck, RunStats, game_rng, get_engine, play_game
+from rules.engine.core import Deck, RunStats, coverage_report, game_rng, get_engine, play_game
 
 from . import conf
 from .models import PlaytestChunk, PlaytestJob
@@ -121,6 +121,7 @@ def playtest_finalize(*, job_id: int) -> bool:
     if PlaytestChunk.objects.filter(job_id=job_id).count() < job.chunks_total:
         return False
     sample = opening_hand_sample(job)  # outside the transaction: it plays no game but takes a moment
+    coverage = coverage_report(deck_from_snapshot(job.game, job.snapshot))  # what the engine models of the deck
     with transaction.atomic():
         job = PlaytestJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status not in PlaytestJob.ACTIVE:
@@ -139,6 +140,7 @@ def playtest_finalize(*, job_id: int) -> bool:
         job.result = total.to_dict()
         summary = total.summary()
         summary["opening_hands"] = sample
+        summary["coverage"] = coverage
         summary["examples"] = {o: dict(sorted(e.items(), key=lambda kv: int(kv[0]))) for o, e in sorted(examples.items())}
         job.summary = jsonable(summary)
         job.status = Status.DONE

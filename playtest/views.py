@@ -142,7 +142,7 @@ def playtest_report_view(request: HttpRequest, slug: str) -> HttpResponse:
         "job": job, "mine": playtest_is_mine(job, user=request.user, session_key=session_key(request)),
         "share_url": request.build_absolute_uri(job.get_absolute_url()),
         "game_name": g.GAME_NAMES.get(job.game, job.game), "deck_rows": reports.deck_rows(job),
-        "unmodelled": reports.unmodelled_cards(job),
+        "coverage": reports.coverage_block(job),
         "api_url": reverse("api-playtest-detail", kwargs={"key": job.share_slug}),
         "options_described": _options_described(job), "partial": playtest_partial(job),
     }

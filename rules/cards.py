@@ -7,6 +7,12 @@ construction rules use; ``validate_card`` rejects impossible cards with messages
 ``translations`` holds the card's name, text and flavor in languages other than the printed one
 (``{"en": {"name": ..., "text": ..., "flavor": ...}}``); it is data for readers and search only:
 engines and construction rules never read it.
+
+``abilities`` holds the card's printed text compiled by its game's compiler (``rules.abilities``,
+``GameSpec.compile_text``): derived data, stored by the catalog at import, not part of the card
+JSON format (``CARD_FIELDS``); ``from_dict`` accepts it (ability dicts or ``Ability`` objects) and
+``to_dict`` writes it when the record has any, so records round-trip through JSON (playtest
+snapshots carry it).
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import games as g
+from .abilities import Ability
 from .registry import all_specs, get_spec
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -90,6 +97,8 @@ class CardRecord:
     dmg: int | None = None
     conversion_target: str = ""
     copy_limit: int | None = None
+    # compiled printed text (rules.abilities): derived, see the module docstring
+    abilities: tuple[Ability, ...] = ()
 
     @property
     def unmodelled(self) -> bool:
@@ -105,17 +114,18 @@ class CardRecord:
         data = dict(data)
         if game is not None:
             data.setdefault("game", game)
+        abilities = data.pop("abilities", None) or ()
         unknown = set(data) - CARD_FIELDS
         if unknown:
             raise ValueError(f"unknown card field(s): {', '.join(sorted(unknown))}")
         names, costs = _keyword_parts(data.pop("keywords", None) or [])
         kwargs = {key: _record_value(key, value) for key, value in data.items()}
-        return cls(keywords=names, keyword_costs=MappingProxyType(costs), **kwargs)
+        return cls(keywords=names, keyword_costs=MappingProxyType(costs), abilities=_abilities(abilities), **kwargs)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name in ("keywords", "keyword_costs"):
+            if f.name in ("keywords", "keyword_costs", "abilities"):
                 continue
             value = getattr(self, f.name)
             if isinstance(value, tuple):
@@ -129,7 +139,14 @@ class CardRecord:
             {"name": k, "cost": dict(self.keyword_costs[k])} if k in self.keyword_costs else k
             for k in self.keywords
         ]
+        if self.abilities:
+            out["abilities"] = [a.to_dict() for a in self.abilities]
         return out
+
+
+def _abilities(value: Iterable[Ability | Mapping[str, Any]]) -> tuple[Ability, ...]:
+    """Compiled abilities from their JSON dicts (or already ``Ability`` objects)."""
+    return tuple(a if isinstance(a, Ability) else Ability.from_dict(a) for a in value)
 
 
 def _keyword_parts(kw: Iterable[str | Mapping[str, Any]]) -> tuple[tuple[str, ...], dict[str, Mapping[str, int]]]:
@@ -167,7 +184,8 @@ _STR_FIELDS = {
     "rarity", "set_code", "work", "number", "text", "flavor", "bonus_mark", "attack_attribute",
     "defense_attribute", "gender", "title", "person", "timing", "conversion_target",
 }
-CARD_FIELDS: frozenset[str] = frozenset(f.name for f in fields(CardRecord) if f.name != "keyword_costs")
+# The card JSON format's keys (docs/card-format.md): every field but the derived ones.
+CARD_FIELDS: frozenset[str] = frozenset(f.name for f in fields(CardRecord) if f.name not in ("keyword_costs", "abilities"))
 
 NUMERIC_STATS: tuple[str, ...] = (
     "level", "cost", "cp", "rank", "connect_attack", "mhp", "martial", "agility", "wisdom", "craft",

@@ -14,7 +14,10 @@ The contract between the engines and everything that reports on them (CLI, API, 
   coverage).
 
 Engines that define neither keep the old rule: a card is modelled when it has no text or its
-record says ``text_modelled``. A card is **fully modelled** when the engine plays it and every
+record says ``text_modelled``. ``game_card_coverage`` / ``game_deck_coverage`` find the game's
+engine (``coverage_engine``) and compiler (``GameSpec.compile_text``) themselves. An ability the
+compiler could not read counts as played when the record says ``text_modelled`` (its structured
+keywords and effects capture the text). A card is **fully modelled** when the engine plays it and every
 one of its abilities is ``played`` or ``no_effect``; vanilla cards (no text or ``-``) and
 keyword-only text count as modelled.
 """
@@ -27,8 +30,11 @@ from typing import Any
 
 from .abilities import NOT_PLAYED, NOT_UNDERSTOOD, PLAYED, Ability, Coverage, is_vanilla_text
 from .cards import CardRecord
+from .display import gettext_noop
 
 Classifier = Callable[[Ability, CardRecord], Coverage]
+# Why an ability the compiler could not read is still played: the record says ``text_modelled``.
+STRUCTURED = gettext_noop("played from the card's structured data (keywords and effects)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +77,7 @@ def _legacy(card: CardRecord) -> tuple[tuple[Ability, Coverage], ...]:
     if is_vanilla_text(card.text):
         return ()
     status = PLAYED if card.text_modelled else NOT_PLAYED
-    reason = "" if card.text_modelled else "the engine does not execute this card's text"
+    reason = "" if card.text_modelled else gettext_noop("the engine does not execute this card's text")
     return ((Ability(kind="text", text=card.text), Coverage(status, reason)),)
 
 
@@ -85,7 +91,10 @@ def card_coverage(card: CardRecord, engine: Any, compile_text: Callable[[str, st
         return CardCoverage(card, _legacy(card), never)
     pairs = []
     for ability in card_abilities(card, compile_text):
-        if not ability.compiled:
+        if not ability.compiled and card.text_modelled:
+            # the card's structured data (keywords, effects) captures its text: the engine plays that
+            pairs.append((ability, Coverage(PLAYED, STRUCTURED)))
+        elif not ability.compiled:
             pairs.append((ability, Coverage(NOT_UNDERSTOOD, ability.unrecognised or "")))
         else:
             pairs.append((ability, classify(ability, card)))
@@ -115,3 +124,37 @@ def deck_coverage(cards: Iterable[CardRecord], engine: Any,
         "copies_share": round(modelled_copies / total_copies, 4) if total_copies else 1.0,
         "not_modelled": [{**c.as_dict(), "copies": copies[c.card.code]} for c in missing],
     }
+
+
+def coverage_engine(game: str) -> Any:
+    """What classifies ``game``'s abilities: its registered goldfish engine, or the engine package
+    ``rules.<game>.engine`` when the functions live there; ``None`` for a game without an engine
+    (the old rule then applies)."""
+    import importlib
+
+    from .engine.core import get_engine
+
+    try:
+        engine = get_engine(game)
+    except KeyError:
+        return None
+    if any(hasattr(engine, name) for name in ("classify_ability", "plays_card")):
+        return engine
+    module = importlib.import_module(f"rules.{game}.engine")
+    if any(hasattr(module, name) for name in ("classify_ability", "plays_card")):
+        return module
+    return engine
+
+
+def game_card_coverage(card: CardRecord) -> CardCoverage:
+    """``card_coverage`` with the card's game's engine and compiler."""
+    from .registry import get_spec
+
+    return card_coverage(card, coverage_engine(card.game), get_spec(card.game).compile_text)
+
+
+def game_deck_coverage(game: str, cards: Iterable[CardRecord]) -> dict[str, Any]:
+    """``deck_coverage`` with ``game``'s engine and compiler: every report's coverage block."""
+    from .registry import get_spec
+
+    return deck_coverage(cards, coverage_engine(game), get_spec(game).compile_text)

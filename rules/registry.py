@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any
 from . import games as g
 
 if TYPE_CHECKING:
+    from .abilities import Ability
     from .cards import CardInput, CardRecord
     from .construction import DeckState
     from .display import ChartData, Face
 
 Problem = tuple[str, str]
+# A game's ability compiler: ``compile_text(text, card_type) -> abilities`` (rules.abilities).
+TextCompiler = Callable[[str, str], "Sequence[Ability]"]
 CardCheck = Callable[["CardInput"], list[Problem]]
 DeckCheck = Callable[["DeckState"], list[dict[str, Any]]]
 
@@ -75,6 +78,9 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     # ``(query, description)`` examples for the search help page.
     search_examples: tuple[tuple[str, str], ...] = ()
+    # The game's ability compiler (printed text -> ``rules.abilities.Ability``), memoised; None when
+    # the game has none. Set in the game's package with ``lazy_compiler("rules.<game>.abilities")``.
+    compile_text: TextCompiler | None = None
 
     @property
     def name(self) -> str:
@@ -130,6 +136,20 @@ def spec_from_modules(game: str, cards: ModuleType, construction: ModuleType, id
         identity_words=identity.IDENTITY_WORDS, stat_line=display.stat_line, deck_charts=display.deck_charts,
         **{name: value for name, value in optional.items() if value is not None}, **shown, **fields,
     )
+
+
+def lazy_compiler(module: str) -> TextCompiler:
+    """``module.compile_text_cached``, imported on the first call: a compiler builds its grammar when
+    imported, which only the processes that compile text should pay for."""
+    compiled: list[TextCompiler] = []
+
+    def compile_text(text: str, card_type: str = "character") -> Sequence[Ability]:
+        if not compiled:
+            compiled.append(importlib.import_module(module).compile_text_cached)
+        return compiled[0](text, card_type)
+
+    compile_text.__qualname__ = compile_text.__name__ = f"compile_text[{module}]"
+    return compile_text
 
 
 _SPECS: dict[str, GameSpec] = {}

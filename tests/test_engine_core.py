@@ -72,10 +72,16 @@ def test_summary_statistics_by_hand():
     assert fp["games"] == 6 and fp["share"] == 1.0 and fp["mean_turn"] == 1.5 and fp["earliest"] == 1
 
 
-def test_run_report_lists_unmodelled_effects_and_options():
+def test_run_report_says_what_it_covers_and_the_options():
     stats = run_games(WS_DECK, 1, range(20), options={"first": "me"})
     report = run_report(WS_DECK, stats, {"first": "me"})
-    assert report["unmodelled"] == [{"code": "T/W-03", "name": "char T/W-03", "text": "[AUTO] Something clever."}]
+    cov = report["coverage"]
+    assert "unmodelled" not in report  # one coverage block (rules.coverage.deck_coverage)
+    assert cov["copies"] == len(WS_DECK.main) and cov["cards"] == len({c.code for c in WS_DECK.main})
+    # the English text the WS compiler cannot read is the one card not modelled, with its 4 copies
+    assert [(c["code"], c["copies"]) for c in cov["not_modelled"]] == [("T/W-03", 4)]
+    assert cov["not_modelled"][0]["abilities"][0]["status"] == "not_understood"  # (the compiler normalises spacing)
+    assert cov["cards_modelled"] == cov["cards"] - 1 and cov["copies_share"] == round(46 / 50, 4)
     assert report["options"]["first"] == "me" and report["options"]["dummy_climaxes"] == 8
     assert report["options"]["turn_cap"] == core.DEFAULT_TURN_CAP
     json.dumps(report)  # serialisable as is

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from catalog.models import Card
+from rules.coverage import game_deck_coverage
 from rules.engine.core import _REGISTRY, get_engine
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -50,13 +51,16 @@ def test_every_sample_deck_runs_with_json(game):
         cum = list(report["cumulative_win_probability"].values())
         assert cum == sorted(cum) and abs(cum[-1] - report["win_rate"]) < 1e-9
         assert report["extras"]["ratios"], "per-game extras are reported"
-        assert isinstance(report["unmodelled"], list)
-        # the unmodelled list is exactly the deck's cards with text that is not modelled
-        codes = {line.split()[1] for line in path.read_text().splitlines()
-                 if line.strip() and line.strip()[0].isdigit()}
-        expected = {c.code for c in Card.objects.filter(game=game, code__in=codes)
-                    if c.text.strip() and not c.text_modelled}
-        assert {u["code"] for u in report["unmodelled"]} == expected
+        # the coverage block is exactly rules.coverage's for the deck's cards (catalog records)
+        counts: dict[str, int] = {}
+        for line in path.read_text().splitlines():
+            if line.strip() and line.strip()[0].isdigit():
+                counts[line.split()[1]] = counts.get(line.split()[1], 0) + int(line.split()[0])
+        records = {c.code: c.to_record() for c in Card.objects.filter(game=game, code__in=counts)}
+        expected = game_deck_coverage(game, [records[code] for code, n in counts.items() for _ in range(n)])
+        assert report["coverage"] == json.loads(json.dumps(expected))
+        cov = report["coverage"]
+        assert cov["cards_modelled"] + len(cov["not_modelled"]) == cov["cards"] == len(counts)
         assert report["first_playable"], "first-playable turns are reported"
 
 
@@ -71,7 +75,13 @@ def test_ws_extras_and_text_report():
     assert 0 < ratios["cancel_rate"]["value"] < 1
     assert "damage" in report["extras"]["per_turn"]
     text = run("--game", "ws", "--deck", str(path), "--games", "100")
-    assert "turn of win" in text and "cancel_rate" in text and "unmodelled effects" in text
+    assert "turn of win" in text and "cancel_rate" in text and "unmodelled effects" not in text
+    # the coverage line comes right after the turn-of-win figures, before the histogram
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("modelled: "))
+    assert lines[at - 1].startswith("turn of win:") and "cards fully modelled" in lines[at]
+    cov = report["coverage"]
+    assert f"{cov['cards_modelled']} of {cov['cards']} cards fully modelled ({cov['copies_share']:.1%} of copies)" in text
 
 
 @pytest.mark.django_db
@@ -177,7 +187,8 @@ def test_the_command_is_generic_over_every_registered_engine(game):
         report = json.loads(run("--game", game, "--deck", str(path), "--games", "20", "--seed", "1", "--json"))
         assert report["games"] == 20 and report["game"] == game
         assert report["wins"] + report["losses"] + report["draws"] + report["capped"] == 20
-        assert "unmodelled" in report and "extras" in report
+        assert "coverage" in report and "unmodelled" not in report and "extras" in report
+        assert report["coverage"]["copies"] >= report["coverage"]["cards"] > 0
 
 
 @pytest.mark.django_db
@@ -215,7 +226,10 @@ def test_real_player_deck_from_the_public_data():
     deck = ws_dir / "decks" / "rcyberw" / "Sara.txt"
     report = json.loads(run("--game", "ws", "--deck", str(deck), "--games", "200", "--json"))
     assert report["games"] == 200 and report["wins"] > 150
-    assert len(report["unmodelled"]) > 5  # real cards carry real text
+    cov = report["coverage"]  # real cards carry real text: the report says how much of it is modelled
+    assert cov["copies"] == 50 and cov["cards_modelled"] + len(cov["not_modelled"]) == cov["cards"]
+    assert all(c["never_played"] or any(a["status"] in ("not_understood", "not_played") for a in c["abilities"])
+               for c in cov["not_modelled"])
     assert 0 < report["extras"]["ratios"]["cancel_rate"]["value"] < 1
 
 

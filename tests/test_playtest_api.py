@@ -41,7 +41,10 @@ def test_create_from_text_returns_202_then_statistics(client, toy_engine, toy_ca
     assert r["Location"].endswith(f"/api/v1/playtests/{body['id']}/")
     assert body["report_url"].endswith(f"/p/{body['share_slug']}/")
     assert body["deck"] == toy_zones()
-    assert [c["code"] for c in body["unmodelled"]] == ["TOY-003", "TOY-007"]
+    # what the engine models (the toy engine has no classifier: a card with free text is not modelled)
+    cov = body["coverage"]
+    assert "unmodelled" not in body and sorted(c["code"] for c in cov["not_modelled"]) == ["TOY-003", "TOY-007"]
+    assert cov["cards_modelled"] == cov["cards"] - 2 and 0 < cov["copies_share"] < 1
     # run it
     from playtest.services import playtest_run_all
 

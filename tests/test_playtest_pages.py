@@ -1,5 +1,5 @@
 """Playtest pages on the real Weiß Schwarz engine with the sample catalog: the form, the report
-(progress, SVG charts with table fallbacks, odds, extras, unmodelled list, share link), replays,
+(progress, SVG charts with table fallbacks, odds, extras, coverage block, share link), replays,
 cancel and the comparison page."""
 from __future__ import annotations
 
@@ -79,8 +79,12 @@ def test_form_runs_job_and_report_shows_charts_odds_and_replays(client, ws_catal
     assert "damage per attack" in page and "cancel rate" in page
     assert "Opening hand (exact)" in page and "Opening hand (simulated)" in page
     assert "opening hands (before any mulligan) of 120" in page
-    # unmodelled effects, share link, replay links
-    assert "Effects the engine did not play" in page and "SKY/W90-001" in page
+    # what the engine models: one block, right after the summary numbers; share link, replay links
+    cov = job.summary["coverage"]
+    assert "Effects the engine did not play" not in page and page.count("data-coverage") == 1
+    assert page.index('id="summary-heading"') < page.index("data-coverage") < page.index('id="hist-heading"')
+    assert f"{cov['cards_modelled']} of {cov['cards']} cards fully modelled" in page
+    assert all(c["code"] in page for c in cov["not_modelled"])
     assert f'value="http://testserver{url}"' in page
     assert f'href="{url}games/0/"' in page
     replay = client.get(f"{url}games/0/").content.decode()

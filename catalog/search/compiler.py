@@ -171,6 +171,8 @@ class _Compiler:
                         f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}",
                         vpos,
                     )
+            if spec.column == "effect_kinds":
+                self.check_effect_kind(facet_values, value, vpos)
             from catalog.models import CardFacet
 
             facets = CardFacet.objects.filter(card=OuterRef("pk"), facet=spec.column)
@@ -234,11 +236,22 @@ class _Compiler:
             return None
         raise AssertionError(kind)  # pragma: no cover
 
+    def check_effect_kind(self, kinds: set[str], value: str, vpos: int) -> None:
+        """``effect:`` takes a kind of a game's vocabulary (catalog.abilities.effect_vocabulary; the
+        games of a top-level ``game:`` term, else every game's)."""
+        from catalog.abilities import all_effect_kinds, effect_vocabulary
+
+        known = ({k for game in self.games for k in effect_vocabulary(game)} if self.games is not None
+                 else all_effect_kinds())
+        if not kinds & known:
+            raise self.error("bad_value", f"unknown effect '{value}'; the search help lists the effect kinds of each game",
+                             vpos)
+
     @staticmethod
     def facet_value(spec: FieldSpec, value: str) -> str:
         """A typed list value as ``CardFacet.value`` stores it (lower case; keywords with ``_``)."""
         facet_value = value.lower()
-        if spec.column == "keywords":
+        if spec.column in ("keywords", "effect_kinds"):
             facet_value = facet_value.replace("-", "_").replace(" ", "_")
         elif spec.column == "slots":
             facet_value = facet_value.replace("_", "-")

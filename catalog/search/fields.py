@@ -81,7 +81,9 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("game", GAME, "game", ("g",), g.GAMES, gettext_noop("the game: pc, phantasma, ws, chaos or lycee")),
     FieldSpec("name", NAME, "name", ("n", "名前", "カード名", "卡名", "名称"), help=gettext_noop("name or alternate name/reading contains the value")),
     FieldSpec("type", ENUM, "card_type", ("t", "種類", "种类"), g.ALL_CARD_TYPES, gettext_noop("card type (character, event, climax...)")),
-    FieldSpec("text", TEXT, "text", ("o", "oracle", "effect", "テキスト", "効果", "效果"), help=gettext_noop("card text contains the value, or matches /regex/")),
+    FieldSpec("text", TEXT, "text", ("o", "oracle", "テキスト", "効果", "效果"), help=gettext_noop("card text contains the value, or matches /regex/")),
+    FieldSpec("effect", FACET, "effect_kinds", ("eff", "effect_kind"),
+              help=gettext_noop("the compiled text uses this effect kind (burn, draw, salvage...; see Effect kinds below)")),
     FieldSpec("flavor", CONTAINS, "flavor", ("ft",), help=gettext_noop("flavor text contains the value")),
     FieldSpec("trait", FACET, "traits", ("traits", "tr", "特徴", "特征"), help=gettext_noop("has the trait (exact, case-insensitive)")),
     FieldSpec("color", FACET, "colors", ("c", "colour", "colors", "色", "颜色"), ALL_COLORS, gettext_noop("color (pc, ws)")),
@@ -99,7 +101,8 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("code", EXACT, "code", ("id",), help=gettext_noop("card code (e.g. DC/W01-001); end with * for a prefix")),
     FieldSpec("number", EXACT, "number", ("no", "num"), help=gettext_noop("card number within its work or set")),
     FieldSpec("counter", BOOL, "counter", ("カウンター", "反击"), help=gettext_noop("WS counter icon: yes or no")),
-    FieldSpec("modelled", BOOL, "text_modelled", (), help=gettext_noop("the engines execute the whole card text: yes or no")),
+    FieldSpec("modelled", BOOL, "modelled", ("modeled",),
+              help=gettext_noop("the goldfish engine fully models the card (plays it, and every ability is played or has no effect): yes or no")),
     FieldSpec("bonus", ENUM, "bonus_mark", ("bonus_mark",), ("none", "rank+1", "life+1", "draw"),
               gettext_noop("Prism Connect bonus mark: none, rank+1, life+1, draw")),
     FieldSpec("gender", ENUM, "gender", ("sex",), g.CHAOS_GENDERS, gettext_noop("Chaos gender mark")),
@@ -154,8 +157,10 @@ FIELDS = tuple(
 def _games_for(spec: FieldSpec) -> tuple[str, ...] | None:
     if spec.kind in (GAME, ORDER, DIR, NAME, TEXT) or not spec.column:
         return None
-    if spec.column in ("text_modelled", "work", "number", "traits"):  # printed on cards of every game
+    if spec.column in ("modelled", "work", "number", "traits"):  # printed on cards of every game
         return None
+    if spec.column == "effect_kinds":  # compiled text, or structured effects
+        return tuple(s.game for s in all_specs() if s.compile_text is not None or s.effect_kinds)
     if spec.column == "keywords":
         return tuple(s.game for s in all_specs() if s.keywords)
     owners = tuple(s.game for s in all_specs() if spec.column in s.stats)

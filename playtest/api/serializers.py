@@ -54,7 +54,10 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
     chunks_done = serializers.SerializerMethodField()
     statistics = serializers.SerializerMethodField(help_text="RunStats.summary() when done, else null")
     partial = serializers.SerializerMethodField(help_text="while running: games, wins, win_rate, mean_turn_of_win so far")
-    unmodelled = serializers.SerializerMethodField()
+    coverage = serializers.SerializerMethodField(
+        help_text="what the engine models of the deck: cards, cards_modelled, copies, copies_modelled, copies_share "
+                  "and not_modelled [{code, name, copies, modelled, never_played, abilities: "
+                  "[{text, kind, status, reason, phrase?}]}] (rules.coverage.deck_coverage)")
     deck = serializers.SerializerMethodField()
     owner = serializers.SerializerMethodField()
     notes = serializers.SerializerMethodField(
@@ -66,7 +69,7 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
             "id", "url", "report_url", "share_slug", "owner", "game", "name", "source", "deck_id", "deck_version",
             "games", "seed", "pilot", "options", "turn_cap", "status", "progress", "percent", "chunks_total",
             "chunks_done", "chunk_size", "created", "started", "finished", "error", "compute_seconds",
-            "partial", "statistics", "unmodelled", "deck", "notes",
+            "partial", "coverage", "statistics", "deck", "notes",
         ]
         read_only_fields = fields
 
@@ -96,10 +99,10 @@ class PlaytestJobSerializer(serializers.ModelSerializer):
 
         return playtest_partial(obj)
 
-    def get_unmodelled(self, obj: PlaytestJob) -> list[dict[str, str]]:
-        from ..reports import unmodelled_cards
+    def get_coverage(self, obj: PlaytestJob) -> dict[str, Any]:
+        from ..reports import coverage
 
-        return unmodelled_cards(obj)
+        return coverage(obj)
 
     def get_deck(self, obj: PlaytestJob) -> dict[str, dict[str, int]]:
         return obj.deck_counts()

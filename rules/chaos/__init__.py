@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import spec_from_modules
+from ..registry import lazy_compiler, spec_from_modules
 from . import cards, construction, display, identity
 
 SPEC = spec_from_modules(
     g.CHAOS, cards, construction, identity, display,
+    compile_text=lazy_compiler("rules.chaos.abilities"),
     stats=(
         "gender", "attributes", "atk", "defense", "partner_atk", "partner_def", "title", "person",
         "extra_persons", "timing",

@@ -665,19 +665,23 @@ def run_games(
     return stats
 
 
-def unmodelled_report(deck: Deck) -> list[dict[str, str]]:
-    """The deck's cards whose printed text the engine does not execute, for every report."""
-    return [{"code": c.code, "name": c.name, "text": c.text} for c in deck.unmodelled()]
+def coverage_report(deck: Deck) -> dict[str, Any]:
+    """What the engine models of the deck, for every report: ``rules.coverage.game_deck_coverage``
+    over every copy of every zone (``N of M cards fully modelled (x% of copies)`` and the cards that
+    are not, each with its copies and its abilities' statuses)."""
+    from ..coverage import game_deck_coverage
+
+    return game_deck_coverage(deck.game, deck.main + tuple(c for z in deck.zones.values() for c in z))
 
 
 def run_report(deck: Deck, stats: RunStats, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``stats.summary()`` plus what every goldfish report must say: the unmodelled effects and the
-    options the games ran with (engine defaults filled in)."""
+    """``stats.summary()`` plus what every goldfish report must say: what the engine models of the
+    deck (``coverage``) and the options the games ran with (engine defaults filled in)."""
     engine = get_engine(deck.game)
     opts = {**engine.default_options, **(options or {})}
     opts.setdefault("turn_cap", DEFAULT_TURN_CAP)
     out = stats.summary()
     out["game"] = deck.game
     out["options"] = {k: v for k, v in sorted(opts.items()) if isinstance(v, (str, int, float, bool, type(None)))}
-    out["unmodelled"] = unmodelled_report(deck)
+    out["coverage"] = coverage_report(deck)
     return out

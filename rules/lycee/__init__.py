@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import spec_from_modules
+from ..registry import lazy_compiler, spec_from_modules
 from . import cards, construction, display, identity
 
 SPEC = spec_from_modules(
     g.LYCEE, cards, construction, identity, display,
+    compile_text=lazy_compiler("rules.lycee.abilities"),
     stats=(
         "attributes", "cost", "cost_detail", "slots", "ap", "dp", "sp", "ex", "dmg",
         "conversion_target", "copy_limit",

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from .. import games as g
 from ..display import gettext_noop
-from ..registry import spec_from_modules
+from ..registry import lazy_compiler, spec_from_modules
 from . import cards, construction, display, identity
 
 SPEC = spec_from_modules(
     g.WS, cards, construction, identity, display,
+    compile_text=lazy_compiler("rules.ws.abilities"),
     stats=("level", "cost", "power", "soul", "triggers", "counter", "colors"),
     clock_draws=2,
     aliases=("weiss", "weissschwarz", "weiß", "weißschwarz"),

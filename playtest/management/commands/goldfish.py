@@ -225,6 +225,8 @@ def format_report(r: dict[str, Any], deck: Deck, elapsed: float) -> str:
     if tw:
         w(f"turn of win: mean {tw['mean']:.2f} (95% CI {tw['ci95'][0]:.2f}-{tw['ci95'][1]:.2f}), "
           f"median {tw['median']:g}, p10 {tw['p10']:g}, p90 {tw['p90']:g}, stdev {tw['stdev']:.2f}")
+    out.extend(coverage_lines(r["coverage"]))
+    if tw:
         w("")
         w(" turn   wins  share  cumulative")
         peak = max(int(v) for v in r["win_histogram"].values())
@@ -255,11 +257,27 @@ def format_report(r: dict[str, Any], deck: Deck, elapsed: float) -> str:
         for code, fp in sorted(r["first_playable"].items(), key=lambda kv: kv[1]["mean_turn"]):
             w(f"  {code:<14} {names.get(code, '')[:32]:<32} {fp['share']:>6.1%}  mean {fp['mean_turn']:.2f}  "
               f"median {fp['median_turn']:g}  earliest {fp['earliest']}")
-    w("")
-    if r["unmodelled"]:
-        w(f"unmodelled effects ({len(r['unmodelled'])} cards: their printed text is not executed):")
-        for u in r["unmodelled"]:
-            w(f"  {u['code']:<14} {u['name']}: {u['text'][:90]}")
-    else:
-        w("unmodelled effects: none (every card's text is modelled)")
     return "\n".join(out)
+
+
+def coverage_lines(cov: dict[str, Any]) -> list[str]:
+    """The report's coverage block (``rules.coverage.deck_coverage``): the share first, then each card
+    that is not fully modelled with its copies and what the engine does not understand or play."""
+    head = (f"modelled: {cov['cards_modelled']} of {cov['cards']} cards fully modelled "
+            f"({cov['copies_share']:.1%} of copies)")
+    if not cov["not_modelled"]:
+        return [head + ": every card's text in this deck is modelled"]
+    lines = [head + "; not modelled (copies, card, why):"]
+    for c in cov["not_modelled"]:
+        lines.append(f"  {c['copies']:>2}  {c['code']:<14} {c['name'][:32]}")
+        if c["never_played"]:
+            lines.append(f"        never played: {c['never_played']}")
+        for a in c["abilities"]:
+            if a["status"] in ("played", "no_effect"):
+                continue
+            why = f"not understood: {a.get('phrase') or a['reason']}" if a["status"] == "not_understood" else \
+                f"not played: {a['reason'] or '-'}"
+            lines.append(f"        {why[:110]}")
+            if a["status"] != "not_understood":
+                lines.append(f"          {a['text'][:100]}")
+    return lines
