@@ -281,8 +281,11 @@ def card_records_resolve(*, game: str, codes: Iterable[str]) -> dict[str, CardRe
 
 
 def card_data_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """``{code: card in the card JSON format}`` (``Card.to_dict()``) for the codes that are ``game`` cards."""
-    return {c.code: c.to_dict() for c in Card.objects.filter(game=game, code__in=list(codes))}
+    """``{code: card in the card JSON format}`` (``Card.to_dict()``) for the codes that are ``game`` cards,
+    with the compiled ``abilities`` when the card has any (``CardRecord.from_dict`` reads them: a
+    playtest snapshot keeps the abilities its games were played with)."""
+    return {c.code: {**c.to_dict(), **({"abilities": c.abilities} if c.abilities else {})}
+            for c in Card.objects.filter(game=game, code__in=list(codes))}
 
 
 def card_games_by_codes(*, codes: Iterable[str], exclude_game: str) -> dict[str, str]:
