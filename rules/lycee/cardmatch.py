@@ -67,9 +67,18 @@ def _filter(f: Mapping[str, Any], card: CardRecord) -> bool | None:
         return True
     rel = f.get("relative")
     if isinstance(rel, Mapping) and rel.get("verb") == "have" and rel.get("form") in ("must", "neg"):
-        wanted = {k.get("keyword") for a in rel.get("args") or () for group in a.get("value") or ()
-                  for k in (group if isinstance(group, list) else [group]) if isinstance(k, Mapping)}
-        has = bool(wanted & card_keywords(card))
+        args = rel.get("args") or ()
+        things = {a["value"].get("thing") for a in args if isinstance(a.get("value"), Mapping)}
+        if things:  # 切札効果を持つ / 手札宣言能力を持つ
+            kinds = {"trump_effect": "trump", "hand_ability": "hand_activated"}
+            if not things <= set(kinds) or any(a["value"].get("filters") for a in args
+                                               if isinstance(a.get("value"), Mapping)):
+                return None
+            has = bool({kinds[t] for t in things} & card_ability_kinds(card))
+        else:
+            wanted = {k.get("keyword") for a in args for group in a.get("value") or ()
+                      for k in (group if isinstance(group, list) else [group]) if isinstance(k, Mapping)}
+            has = bool(wanted & card_keywords(card))
         return has if rel.get("form") == "must" else not has
     stat = f.get("stat")
     if stat is not None and set(f) <= {"stat", "value", "op", "min", "max", "unit", "only_attributes", "original"}:
@@ -98,6 +107,15 @@ def card_keywords(card: CardRecord) -> set[str]:
             if a.kind == "keyword":
                 found.update(a.keywords)
     return found
+
+
+def card_ability_kinds(card: CardRecord) -> set[str]:
+    """The kinds of the card's compiled abilities (``trump``, ``hand_activated``...)."""
+    if not card.text:
+        return set()
+    from rules.lycee.abilities import compile_text_cached
+
+    return {a.kind for a in compile_text_cached(card.text, card.card_type)}
 
 
 def all_known(results: Iterable[bool | None]) -> bool | None:

@@ -219,7 +219,9 @@ def _filter_ok(f: Mapping[str, Any], on_field: bool) -> bool:
     rel = f.get("relative")
     if isinstance(rel, Mapping) and rel.get("verb") == "have" and rel.get("form") in ("must", "neg"):
         args = rel.get("args") or []
-        return bool(args) and all(isinstance(a.get("value"), list) for a in args)
+        return bool(args) and all(isinstance(a.get("value"), list) or (
+            isinstance(a.get("value"), Mapping) and a["value"].get("thing") in ("trump_effect", "hand_ability")
+            and not a["value"].get("filters")) for a in args)
     if not on_field:
         return False
     if len(f) == 1 and next(iter(f)) in ("same_column_as", "except", "adjacent_to"):
@@ -318,6 +320,25 @@ def _conds(effect_params: Mapping[str, Any]) -> tuple[Cond, ...]:
                     _cond_sel(of)
             out.append(Cond("count_cmp", params))
             continue
+        elif kind == "count" and isinstance((params.get("card") or {}).get("under"), Mapping) \
+                and params["card"]["under"].get("ref") == "this":
+            out.append(Cond("count_under", params))
+            continue
+        elif kind in ("present", "absent", "count") and (params.get("card") or {}).get("what") in ("area", "item") \
+                and _side(params.get("card")) in ("ally", "any"):
+            sel = params["card"]
+            if not set(sel) <= {"type", "side", "what", "names", "attributes", "count", "all"}:
+                raise Unsupported(gettext_noop("this condition is not evaluated") + f": {kind}")
+            out.append(Cond(kind + "_" + str(sel["what"]), params))
+            continue
+        elif kind == "is":
+            card = params.get("card") or {}
+            is_ = params.get("is") or {}
+            if card.get("ref") not in ("this", "that") and not (_side(card) == "ally" and card.get("all")):
+                raise Unsupported(gettext_noop("this condition is not evaluated") + ": is")
+            if not isinstance(is_, Mapping) or not set(is_) <= {"type", "attributes", "trait", "position", "names",
+                                                                "what"}:
+                raise Unsupported(gettext_noop("this condition is not evaluated") + ": is")
         elif kind in ("present", "absent", "count"):
             sel = params.get("card") or {}
             if _side(sel) == "opponent":
@@ -352,12 +373,18 @@ def _cond_sel(sel: Sel) -> None:
 
 
 def _size_zone(of: Mapping[str, Any]) -> str | None:
-    """``hand`` / ``deck`` / ``trash`` of mine for a ``size`` condition, or None."""
+    """``hand`` / ``deck`` / ``trash`` / ``pile:<name>`` of mine for a ``size`` condition, or None."""
+    if of.get("type") == "size":
+        of = of.get("of") or {}
     zones = of.get("zones") if of.get("type") == "zone" else None
     if not zones or len(zones) != 1:
         return None
     z = zones[0]
-    if z.get("owner", "self") != "self" or z.get("zone") not in ("hand", "deck", "trash"):
+    if z.get("owner", "self") != "self":
+        return None
+    if z.get("zone") == "pile" and z.get("pile"):
+        return "pile:" + str(z["pile"])
+    if z.get("zone") not in ("hand", "deck", "trash"):
         return None
     return str(z["zone"])
 
@@ -455,11 +482,17 @@ def effect_ops(e: Effect, granted: bool = False) -> tuple[Op, ...]:
             raise Unsupported(gettext_noop("searching this zone is not executed"))
         then = p.get("then") or {}
         dest = then.get("kind")
-        if dest not in ("to_hand", "deploy") or (then.get("params") or {}).get("free") is False:
+        tp = then.get("params") or {}
+        if dest == "equip" and (tp.get("to") or {}).get("ref") != "this":
+            raise Unsupported(gettext_noop("what a search does with the card is not executed") + ": equip another")
+        if dest == "place" and tp.get("to") and _side(tp.get("to")) == "opponent":
+            raise Unsupported(gettext_noop("what a search does with the card is not executed") + ": place opposite")
+        if dest not in ("to_hand", "deploy", "place", "equip") or tp.get("free") is False:
             raise Unsupported(gettext_noop("what a search does with the card is not executed") + f": {dest}")
-        free = bool(p.get("free") or (then.get("params") or {}).get("free"))
-        return (Op("search", sel=_zone_sel(p.get("card") or {}), zone="+".join(sorted(zones)),
-                   dest="hand" if dest == "to_hand" else "field", free=free, optional=optional, conds=_conds(p)),)
+        free = bool(p.get("free") or tp.get("free"))
+        where = {"to_hand": "hand", "deploy": "field", "place": "area", "equip": "item"}[dest]
+        return (Op("search", sel=_zone_sel(p.get("card") or {}), zone="+".join(sorted(zones)), dest=where,
+                   free=free, optional=optional, conds=_conds(p)),)
     if k == "charge":
         tgt = p.get("target") or {}
         if "card" in p:
@@ -570,8 +603,24 @@ def _move_ops(e: Effect) -> tuple[Op, ...]:
             return (Op("opp_hand_to_deck", _count(sel), optional=optional, conds=_conds(p)),)
         raise Skip(NO_OPP_CARDS)
     zone = _zone_of(sel)
-    if k in ("to_pile", "put_under", "set_aside"):
-        raise Unsupported(gettext_noop("piles and cards under characters are not executed"))
+    if k == "put_under":
+        return _put_under_ops(p)
+    if k == "to_pile":
+        return _to_pile_ops(p)
+    if k == "set_aside":
+        raise Unsupported(gettext_noop("cards set beside the field are not executed"))
+    under = sel.get("under") if isinstance(sel.get("under"), Mapping) else None
+    if under is not None:
+        if under.get("ref") != "this" or k not in ("destroy", "to_hand", "to_deck"):
+            raise Unsupported(gettext_noop("cards under another card are not executed"))
+        n = 99 if sel.get("all") else _count(sel)
+        dest = {"destroy": "dust", "to_hand": "hand", "to_deck": "deck"}[k]
+        return (Op("under_to", n, dest=dest, optional=optional, conds=_conds(p)),)
+    if zone == "pile" and k in ("to_deck", "destroy", "to_hand"):
+        pile = _pile_name(sel)
+        dest = {"destroy": "dust", "to_hand": "hand", "to_deck": "deck"}[k]
+        return (Op("pile_to", 99 if sel.get("all") else _count(sel), zone=pile, dest=dest, optional=optional,
+                   conds=_conds(p)),)
     if side == "this":
         if zone == "field":
             kind = {"destroy": "destroy_this", "to_hand": "this_to_hand", "to_deck": "this_to_deck",
@@ -602,6 +651,65 @@ def _move_ops(e: Effect) -> tuple[Op, ...]:
     if side == "any" and zone == "field" and k in ("destroy", "exile", "to_hand", "to_deck"):
         raise Skip(NO_OPP_CARDS)  # a character the pilot picks: the dummy's, there are none
     raise Unsupported(gettext_noop("this move of cards is not executed") + f": {k}")
+
+
+def _pile_name(sel: Mapping[str, Any]) -> str:
+    zones = (sel.get("zone") or {}).get("zones") or [{}]
+    name = zones[0].get("pile")
+    if not name or name == "that":
+        raise Unsupported(gettext_noop("a pile named earlier in the text is not resolved"))
+    return str(name)
+
+
+def _put_under_ops(p: Mapping[str, Any]) -> tuple[Op, ...]:
+    """自分のゴミ箱のカード1枚をこのキャラの下に置く: cards of mine under this card or a character of mine."""
+    under = p.get("under") or {}
+    if _side(under) == "opponent":
+        raise Skip(NO_OPP_CARDS)
+    target = Target("this") if under.get("ref") == "this" else _field_target(under)
+    sel = p.get("target") or {}
+    items = sel.get("items", ()) if sel.get("type") == "and" else (sel,)
+    out = []
+    for item in items:
+        zone = _zone_of(item)
+        if item.get("ref") or zone not in ("trash", "deck_top", "hand"):
+            raise Unsupported(gettext_noop("putting these cards under a card is not executed"))
+        n = 99 if item.get("all") else _count(item)
+        out.append(Op("put_under", n, target=target, sel=_zone_sel(item) if zone != "deck_top" else None, zone=zone,
+                      optional=bool(p.get("optional")), conds=_conds(p)))
+    return tuple(out)
+
+
+def _to_pile_ops(p: Mapping[str, Any]) -> tuple[Op, ...]:
+    """自分の「X」置き場に置く: cards of mine into a named pile of mine."""
+    pile = p.get("pile")
+    if not pile or pile == "that" or not isinstance(pile, str):
+        raise Unsupported(gettext_noop("a pile named earlier in the text is not resolved"))
+    sel = p.get("target") or {}
+    optional = bool(p.get("optional"))
+    items = sel.get("items", ()) if sel.get("type") == "and" else (sel,)
+    out = []
+    for item in items:
+        zone = _zone_of(item)
+        side = _side(item)
+        under = item.get("under") if isinstance(item.get("under"), Mapping) else None
+        if side == "opponent":
+            raise Skip(NO_OPP_CARDS)
+        if under is not None:
+            if under.get("ref") != "this":
+                raise Unsupported(gettext_noop("cards under another card are not executed"))
+            out.append(Op("under_to", 99 if item.get("all") else _count(item), dest="pile:" + pile, optional=optional,
+                          conds=_conds(p)))
+        elif side == "this" and zone == "field":
+            out.append(Op("this_to_pile", dest=pile, optional=optional, conds=_conds(p)))
+        elif side == "this" and zone == "trash":
+            out.append(Op("dust_this_to_pile", dest=pile, optional=optional, conds=_conds(p)))
+        elif zone == "trash" and not item.get("ref"):
+            out.append(Op("dust_to_pile", 99 if item.get("all") else _count(item), sel=_zone_sel(item), dest=pile,
+                          optional=optional, conds=_conds(p)))
+        else:
+            raise Unsupported(gettext_noop("putting these cards into a pile is not executed"))
+    return tuple(out)
 
 
 def _choose_ops(e: Effect) -> tuple[Op, ...]:

@@ -382,6 +382,62 @@ class EffectsMixin:
             if that is None or that not in self.dust or that.card_type != "character":
                 return False
             return self._put_into_play(that, self.dust, op.free)
+        if k == "put_under":
+            piles = [self._under_list(c, ctx) for c in self._targets(op.target, ctx, True)] if op.target else []
+            pile = piles[0] if piles else None
+            if pile is None:
+                return False
+            zone = {"trash": self.dust, "hand": self.hand, "deck_top": self.deck}.get(op.zone)
+            if zone is None:
+                return False
+            if op.zone == "deck_top":
+                n = min(op.n, len(zone))
+                moved = [zone.pop() for _ in range(n)]
+            else:
+                moved = [c for c in zone if op.sel is None or matches(op.sel, c) is not False][: op.n]
+                for c in moved:
+                    zone.remove(c)
+            pile.extend(moved)
+            if moved and op.zone != "trash":
+                self.version += 1
+            if op.zone == "deck_top" and not self.deck:
+                self._end("loss", gettext_noop("my deck has 0 cards"))
+            return bool(moved)
+        if k == "under_to":
+            pile = self._under_list(ctx.char, ctx) if ctx.char is not None else None
+            if not pile:
+                return False
+            n = min(op.n, len(pile))
+            moved = pile[len(pile) - n:]
+            del pile[len(pile) - n:]
+            self._to_dest(moved, op.dest)
+            return n > 0
+        if k == "pile_to":
+            pile = self.piles.get(op.zone) or []
+            n = min(op.n, len(pile))
+            moved = pile[len(pile) - n:]
+            del pile[len(pile) - n:]
+            self._to_dest(moved, op.dest)
+            return n > 0
+        if k == "dust_to_pile":
+            moved = [c for c in self.dust if matches(op.sel, c) is not False][: op.n]
+            for c in moved:
+                self.dust.remove(c)
+            self.piles.setdefault(op.dest, []).extend(moved)
+            return bool(moved)
+        if k == "dust_this_to_pile":
+            if card not in self.dust:
+                return False
+            self.dust.remove(card)
+            self.piles.setdefault(op.dest, []).append(card)
+            return True
+        if k == "this_to_pile":
+            c = ctx.char
+            slot = self._slot_of(c) if c is not None else -1
+            if slot < 0:
+                return False
+            self._leave(slot, "ability", to="pile:" + op.dest)
+            return True
         if k == "move_ally":
             for c in self._targets(op.target, ctx, True) if op.target is not None else []:
                 slot = self._slot_of(c)
@@ -418,7 +474,7 @@ class EffectsMixin:
                 self.version += 1
             return bool(picked)
         if k == "search":
-            return self._search(op, card)
+            return self._search(op, card, ctx.char if ctx.char is not None and self._slot_of(ctx.char) >= 0 else None)
         if k == "deploy":
             return self._deploy_from(op, card)
         if k == "deploy_this":
@@ -463,15 +519,47 @@ class EffectsMixin:
                 return n == 0
             return _CMP[str(p.get("op", ">="))](n, int(p.get("n", 1)))
         if k == "size":
-            zone = (p.get("of") or {}).get("zones", [{}])[0].get("zone")
-            size = {"hand": len(self.hand), "deck": len(self.deck), "trash": len(self.dust)}.get(zone, 0)
+            of = p.get("of") or {}
+            if of.get("type") == "size":
+                of = of.get("of") or {}
+            z = (of.get("zones") or [{}])[0]
+            zone = z.get("zone")
+            if zone == "pile":
+                size = len(self.piles.get(str(z.get("pile")), ()))
+            else:
+                size = {"hand": len(self.hand), "deck": len(self.deck), "trash": len(self.dust)}.get(zone, 0)
             return _CMP[str(p.get("op", ">="))](size, int(p.get("n", 0)))
+        if k == "count_under":
+            pile = self._under_list(ctx.char, ctx) if ctx.char is not None else None
+            return _CMP[str(p.get("op", ">="))](len(pile or ()), int(p.get("n", 0)))
         if k == "stat":
             c = ctx.char
             if c is None:
                 return False
             value = {"ap": c.ap, "dp": c.dp, "sp": c.sp, "dmg": c.dmg}.get(str(p.get("stat")), 0)
             return _CMP[str(p.get("op", ">="))](value, int(p.get("value", 0)))
+        if k in ("present_area", "absent_area", "count_area", "present_item", "absent_item", "count_item"):
+            sel = p.get("card") or {}
+            pool = self.areas if k.endswith("area") else [c.item for c in self.field if c is not None]
+            n = sum(1 for a in pool if a is not None and matches(sel, a) is not False)
+            if k.startswith("present"):
+                return n > 0
+            if k.startswith("absent"):
+                return n == 0
+            return _CMP[str(p.get("op", ">="))](n, int(p.get("n", 1)))
+        if k == "is":
+            card = p.get("card") or {}
+            ref = card.get("ref")
+            if ref == "this":
+                chars = [ctx.char] if ctx.char is not None else []
+            elif ref == "that":
+                chars = [ctx.that] if ctx.that is not None else []
+            else:
+                chars = [c for c in self.field if c is not None]
+            is_ = p.get("is") or {}
+            sel = {k2: v for k2, v in is_.items() if k2 != "what"}
+            got = bool(chars) and all(field_match(sel, self._slot_of(c), c) for c in chars)
+            return not got if p.get("negated") else got
         if k == "entered_this_turn":
             return ctx.char is not None and ctx.char.entered == self.turn
         if k == "count_cmp":
@@ -499,6 +587,29 @@ class EffectsMixin:
         return sum(1 for s, c in enumerate(self.field) if c is not None and field_match(sel, s, c, src, src_slot))
 
     # -- zones --------------------------------------------------------------------------------------
+    def _under_list(self: LyceeState, c: Char | None, ctx: Ctx) -> list[CardRecord] | None:
+        """The cards under the source of ``ctx`` (its character, that character's item, or an area)."""
+        if c is None:
+            for s in ALL_SLOTS:
+                if self.areas[s] is ctx.card:
+                    return self.area_under[s]
+            return None
+        if c.item is not None and ctx.card is c.item and c is ctx.char:
+            return c.item_under
+        return c.under
+
+    def _to_dest(self: LyceeState, cards: list[CardRecord], dest: str) -> None:
+        """Cards to the dust box, my hand, the bottom of my deck or a pile (``pile:<name>``)."""
+        if dest == "hand":
+            self.hand.extend(cards)
+            self.version += 1
+        elif dest == "deck":
+            self.deck[:0] = cards
+        elif dest.startswith("pile:"):
+            self.piles.setdefault(dest[5:], []).extend(cards)
+        else:
+            self.dust.extend(cards)
+
     def _mill_me(self: LyceeState, n: int) -> int:
         deck = self.deck
         n = min(n, len(deck))
@@ -594,7 +705,7 @@ class EffectsMixin:
             return False
         return self._put_into_play(best[1], best[2], op.free)
 
-    def _search(self: LyceeState, op: Op, card: CardRecord) -> bool:
+    def _search(self: LyceeState, op: Op, card: CardRecord, ctx_char: Char | None = None) -> bool:
         """探す: the best matching card of my deck (or dust box) to my hand, or into play."""
         zones = [self.deck] if op.zone == "deck" else [self.dust] if op.zone == "trash" else [self.dust, self.deck]
         best: tuple[float, CardRecord, list[CardRecord]] | None = None
@@ -604,6 +715,10 @@ class EffectsMixin:
                     continue
                 if op.dest == "field" and (c.card_type != "character" or self._free_slot_for(c) < 0):
                     continue
+                if op.dest == "area" and (c.card_type != "area" or all(a is not None for a in self.areas)):
+                    continue
+                if op.dest == "item" and (c.card_type != "item" or ctx_char is None or ctx_char.item is not None):
+                    continue
                 value = info_of(c).base
                 if best is None or value > best[0]:
                     best = (value, c, zone)
@@ -612,6 +727,34 @@ class EffectsMixin:
         _, found, zone = best
         if op.dest == "field":
             return self._put_into_play(found, zone, True if op.free else False)
+        if op.dest in ("area", "item"):
+            if not op.free:
+                cost = cost_of(found)
+                pay = self.payment_for(cost) if cost else ()
+                if pay is None:
+                    return False
+                if pay:
+                    self._pay(pay)
+            zone.remove(found)
+            self.version += 1
+            if op.dest == "area":
+                slot = next(s for s in (1, 0, 2, 4, 3, 5) if self.areas[s] is None)
+                self.areas[slot] = found
+                if self.field[slot] is not None:
+                    self._recompute(self.field[slot], slot)
+                self.counters["areas"] += 1
+                if info_of(found).plan.by_hook:
+                    self._fire("placed", self.field[slot], found)
+            else:
+                holder = ctx_char
+                holder.item = found
+                self._recompute(holder, self._slot_of(holder))
+                self.counters["items"] += 1
+                if info_of(found).plan.by_hook:
+                    self._fire("equipped", holder, found)
+            if zone is self.deck and not self.deck:
+                self._end("loss", gettext_noop("my deck has 0 cards"))
+            return True
         zone.remove(found)
         self.hand.append(found)
         self.version += 1

@@ -42,7 +42,7 @@ class Char:
     """A character on the field."""
 
     __slots__ = ("card", "info", "standing", "entered", "item", "moved", "touched", "supported", "ap", "dp", "sp",
-                 "dmg", "names", "dmg_lasting", "aggressive", "charge", "uses", "skip_wakeup", "bonus_ops")
+                 "dmg", "names", "dmg_lasting", "aggressive", "charge", "uses", "skip_wakeup", "bonus_ops", "under", "item_under")
 
     def __init__(self, card: CardRecord, turn: int) -> None:
         self.card = card
@@ -64,6 +64,8 @@ class Char:
         self.uses: dict[int, int] = {}  # its abilities used this turn (ability index -> times)
         self.skip_wakeup = False  # it does not wake up at my next wake-up
         self.bonus_ops: tuple = ()  # [ボーナス] abilities it gained (tuples of abilities.Op)
+        self.under: list[CardRecord] = []  # cards put under it (このキャラの下)
+        self.item_under: list[CardRecord] = []  # cards put under its item (このアイテムの下)
 
 
 def stat_mods(card: CardRecord | None) -> tuple[int, int, int, int]:

@@ -82,6 +82,8 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.odust = 0
         self.taxing: tuple[int, str] = (-1, "")
         self.removed: list[CardRecord] = []  # my cards removed from the game (除外)
+        self.piles: dict[str, list[CardRecord]] = {}  # my named piles (「X」置き場)
+        self.area_under: list[list[CardRecord]] = [[] for _ in range(6)]  # cards under my areas
         # every hook some card of the deck has programs for (most decks: none; checks skip early)
         self.deck_hooks = _deck_hooks(deck)
         self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
@@ -127,6 +129,9 @@ class LyceeState(EffectsMixin, GoldfishState):
         return {"deck": self.deck, "hand": self.hand, "dust": self.dust, "removed": self.removed,
                 "field": [card for c in self.field if c is not None for card in (c.card, c.item) if card is not None],
                 "charge": [card for c in self.field if c is not None for card in c.charge],
+                "under": [card for c in self.field if c is not None for card in (*c.under, *c.item_under)]
+                + [card for pile in self.area_under for card in pile],
+                "piles": [card for pile in self.piles.values() for card in pile],
                 "areas": [a for a in self.areas if a is not None],
                 # my items on the dummy's characters and my areas on its slots
                 "opp_side": [c.item for c in self.ofield if c is not None and c.item is not None]
@@ -791,6 +796,8 @@ class LyceeState(EffectsMixin, GoldfishState):
             self.deck.insert(0, card)
         elif to == "removed":
             self.removed.append(card)
+        elif to.startswith("pile:"):
+            self.piles.setdefault(to[5:], []).append(card)
         else:
             self.dust.append(card)
         if c.item is not None:
@@ -798,6 +805,11 @@ class LyceeState(EffectsMixin, GoldfishState):
         if c.charge:
             self.dust.extend(c.charge)
             c.charge = []
+        if c.under or c.item_under:
+            self.dust.extend(c.under)
+            self.dust.extend(c.item_under)
+            c.under = []
+            c.item_under = []
         if self.log is not None:
             self.say("me", "leave", "leave_to" if to != "dust" else "leave", card=card.name, why=why, to=to)
         self._penalty(c)
