@@ -67,6 +67,23 @@ def parse_order(value: str, query: str = "") -> list[str]:
     return out
 
 
+_FACET_KEYS: dict[str, bool] = {}
+
+
+def _has_facet_keys() -> bool:
+    """Whether this database has ``catalog_card.facet_keys`` (PostgreSQL, migration 0013): asked
+    once per database and process; a database not migrated yet keeps the portable EXISTS path."""
+    if connection.vendor != "postgresql":
+        return False
+    name = str(connection.settings_dict.get("NAME"))
+    if name not in _FACET_KEYS:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM information_schema.columns WHERE table_name = 'catalog_card' "
+                           "AND column_name = 'facet_keys' AND table_schema = current_schema()")
+            _FACET_KEYS[name] = cursor.fetchone() is not None
+    return _FACET_KEYS[name]
+
+
 def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     """Cards matching the query string ``q`` (see docs/search.md), ordered as the query says.
 
@@ -74,12 +91,15 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     """
     if game is not None and game not in GAMES:
         raise QueryError("bad_value", f"unknown game '{game}'; expected one of {', '.join(GAMES)}", 0, q or "")
-    compiled = compile_query(q or "", game=game, vendor=connection.vendor)
+    compiled = compile_query(q or "", game=game, vendor=connection.vendor, facet_keys=_has_facet_keys())
     if compiled.uses_regex:
         install_sqlite_regexp(connection)
     qs = Card.objects.filter(compiled.q)
     if game is not None:
         qs = qs.filter(game=game)
+    # The games the query is restricted to (card_rows_counted walks each game's index on its own);
+    # a Query attribute, so it survives the clones that filters and slices make.
+    qs.query.search_games = compiled.games if game is None else (game,)
     if compiled.code_words and not compiled.order:
         # a bare card code (AB/W11-002, ab-w11-002): the card with exactly that code first
         from django.db.models import Case, IntegerField, Value, When
@@ -161,8 +181,28 @@ def _placeholders(sql: str) -> int:
     return sum(1 for m in _PLACEHOLDER.finditer(sql) if m.group() == "%s")
 
 
+def _walk_by_game(page_sql_parts: tuple[str, str, str], params: tuple[tuple[Any, ...], tuple[Any, ...]],
+                  fields: Sequence[str], games: Sequence[str], *, offset: int, limit: int) -> tuple[str, tuple[Any, ...]]:
+    """The page of a query restricted to several games (``(game:ws or game:pc) order:cost``) as one
+    ordered walk per game, merged: each branch walks that game's ``(game, <order>)`` index and stops
+    after ``offset + limit`` rows, where one query over both games would fetch and sort every match."""
+    columns, where, order = page_sql_parts
+    where_params, order_params = params
+    wanted = re.findall(r'"catalog_card"\."(\w+)"', order)
+    extra = "".join(f', "catalog_card"."{c}"' for c in dict.fromkeys(wanted) if c not in fields)
+    cond = f"({where[len(' WHERE '):]}) AND " if where else ""
+    branch = (f'(SELECT {columns}{extra} FROM "catalog_card" WHERE {cond}"catalog_card"."game" = %s '
+              f"ORDER BY {order} LIMIT {offset + limit})")
+    plain = ", ".join(f'"catalog_card"."{f}"' for f in fields)
+    sql = (f'SELECT {plain} FROM ({" UNION ALL ".join(branch for _ in games)}) AS "catalog_card" '
+           f"ORDER BY {order} LIMIT {limit} OFFSET {offset}")
+    branch_params = [p for game in games for p in (*where_params, game, *order_params)]
+    return sql, (*branch_params, *order_params)
+
+
 def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, offset: int, limit: int,
-                      cap: int) -> tuple[str, tuple[Any, ...]] | None:
+                      cap: int, fields: Sequence[str] = (), games: Sequence[str] | None = None,
+                      ) -> tuple[str, tuple[Any, ...]] | None:
     """One statement for the count (up to ``cap``) and the page; None when ``page_sql`` is not the
     expected ``SELECT … FROM catalog_card [WHERE …] ORDER BY … LIMIT …``.
 
@@ -171,8 +211,9 @@ def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, o
     the planner can no longer walk the name index past thousands of rows that do not match (it
     assumes the matches are spread evenly over the order, and a search for Japanese text finds
     cards whose names all sort after the Latin ones). Past it the page query runs as written: the
-    matches are dense, and walking the order's index stops after one page. The branch not taken is
-    never executed (a one-time filter on the count)."""
+    matches are dense, and walking the order's index stops after one page (one walk per game when
+    the query is restricted to several, ``_walk_by_game``). The branch not taken is never executed
+    (a one-time filter on the count)."""
     prefix = f'SELECT {columns} FROM "catalog_card"'
     tail = _PAGE_TAIL.match(page_sql[len(prefix):]) if page_sql.startswith(prefix) else None
     if tail is None:
@@ -189,23 +230,32 @@ def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, o
         f'FROM "catalog_card"{where} LIMIT {SORT_BOUND + 1}), '
         "n AS (SELECT COUNT(*) AS n FROM m) "
         "SELECT LEAST(n, %s)::int, NULL::text FROM n "
-        "UNION ALL (SELECT NULL, row_to_json(t)::text FROM ("
+        "UNION ALL (SELECT NULL, {row} FROM ("
         f'{prefix} WHERE "catalog_card"."id" IN (SELECT "catalog_card"."id" FROM m AS "catalog_card" '
         f"ORDER BY {order} LIMIT {limit} OFFSET {offset}) ORDER BY {order}"
         f") t WHERE (SELECT n FROM n) <= {SORT_BOUND}) "
-        f"UNION ALL (SELECT NULL, row_to_json(t)::text FROM ({page_sql}) t WHERE (SELECT n FROM n) > {SORT_BOUND})"
+        f"UNION ALL (SELECT NULL, {{row}} FROM ({{walk}}) t WHERE (SELECT n FROM n) > {SORT_BOUND})"
     )
-    return sql, (*where_params, cap, *order_params, *order_params, *params)
+    walk, walk_params = page_sql, params
+    if games and len(games) > 1 and fields:
+        walk, walk_params = _walk_by_game((columns, where, order), (where_params, order_params), fields, games,
+                                          offset=offset, limit=limit)
+    return sql.replace("{walk}", walk), (*where_params, cap, *order_params, *order_params, *walk_params)
 
 
 def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int, cap: int,
-                      timeout: float) -> tuple[int, list[dict[str, Any]]]:
+                      timeout: float, urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None = None,
+                      ) -> tuple[int, list[Any]]:
     """PostgreSQL: the number of matches (counted up to ``cap``) and rows ``offset..offset+limit`` as
     dicts of ``fields``, in ONE round trip: the statement timeout and one statement for the count
     and the page (``_counted_page_sql``). Outside a transaction the timeout is ``SET LOCAL`` to the
     implicit transaction of that multi-statement query; inside one (tests, atomic views) a
     savepoint, and the previous timeout is put back by the same query. A statement running past
-    ``timeout`` seconds raises ``SearchTimeout`` (503, catalog/timeouts.py)."""
+    ``timeout`` seconds raises ``SearchTimeout`` (503, catalog/timeouts.py).
+
+    With ``urls`` (the card page's and API's URL templates split around the game and the code, see
+    ``catalog.api.serializers.card_url_maker``) the rows are the cards' JSON texts as the API answers
+    them, ``url`` and ``api_url`` added by PostgreSQL: the page is never decoded in Python."""
     from django.db import OperationalError, transaction
 
     from config.dbtimeout import is_timeout
@@ -214,14 +264,16 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
     columns = ", ".join(f'"catalog_card".{qn(f)}' for f in fields)
     try:
         page_sql, page_params = _select_sql(queryset[offset: offset + limit], columns)
-        counted = _counted_page_sql(page_sql, page_params, columns, offset=offset, limit=limit, cap=cap)
+        counted = _counted_page_sql(page_sql, page_params, columns, offset=offset, limit=limit, cap=cap,
+                                    fields=fields, games=getattr(queryset.query, "search_games", None))
         if counted is None:  # pragma: no cover - an unexpected shape: the count, then the page
             count_sql, count_params = _select_sql(queryset.order_by()[:cap], "1")
             counted = (f"SELECT COUNT(*), NULL::text FROM ({count_sql}) c UNION ALL "
-                       f"(SELECT NULL, row_to_json(t)::text FROM ({page_sql}) t)", (*count_params, *page_params))
+                       f"(SELECT NULL, {{row}} FROM ({page_sql}) t)", (*count_params, *page_params))
     except EmptyResultSet:
         return 0, []
     body, body_params = counted
+    body = body.replace("{row}", _row_json(urls))
     limit_ms = f"{max(1, int(timeout * 1000))}ms"
     nested = connection.in_atomic_block
     if nested:
@@ -241,7 +293,38 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
                                 headers={"Retry-After": str(RETRY_AFTER)}) from None
         raise
     count = result[0][0]
-    return count, orjson.loads("[" + ",".join(row[1] for row in result[1:]) + "]")
+    if urls is None:
+        return count, orjson.loads("[" + ",".join(row[1] for row in result[1:]) + "]")
+    return count, [row[1] if row[1][0] == "{" else _with_urls(row[1][1:], urls) for row in result[1:]]
+
+
+_PLAIN_CODE_SQL = "^[A-Za-z0-9/_.~-]*$"  # codes a URL carries as they are (quote(code, safe="/"))
+
+
+def _sql_literal(text: str) -> str:
+    return "'" + text.replace("'", "''").replace("%", "%%") + "'"
+
+
+def _row_json(urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None) -> str:
+    """The SQL of one result row: the card's JSON, with its URLs when ``urls`` are given (a code
+    that a URL must escape comes back marked with ``!``, for Python to finish: ``_with_urls``)."""
+    if urls is None:
+        return "row_to_json(t)::text"
+    (p0, p1, p2), (a0, a1, a2) = urls
+    page = f"to_json({_sql_literal(p0)} || t.game || {_sql_literal(p1)} || t.code || {_sql_literal(p2)})::text"
+    api = f"to_json({_sql_literal(a0)} || t.game || {_sql_literal(a1)} || t.code || {_sql_literal(a2)})::text"
+    return (f"CASE WHEN t.code ~ '{_PLAIN_CODE_SQL}' THEN left(row_to_json(t)::text, -1) || "
+            f"',\"url\":' || {page} || ',\"api_url\":' || {api} || '}}' ELSE '!' || row_to_json(t)::text END")
+
+
+def _with_urls(row: str, urls: tuple[tuple[str, str, str], tuple[str, str, str]]) -> str:
+    from urllib.parse import quote
+
+    card = orjson.loads(row)
+    code = quote(card["code"], safe="/")
+    (p0, p1, p2), (a0, a1, a2) = urls
+    card["url"], card["api_url"] = f"{p0}{card['game']}{p1}{code}{p2}", f"{a0}{card['game']}{a1}{code}{a2}"
+    return orjson.dumps(card).decode()
 
 
 # -- cards of a deck (read by decks and playtest) ---------------------------------------------------

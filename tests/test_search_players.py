@@ -351,5 +351,70 @@ def test_postgres_api_page_and_count_in_one_statement(cards, client):
             assert n == qs.order_by()[:1001].count(), q
     with CaptureQueriesContext(connection) as ctx:
         r = client.get("/api/v1/cards/", {"q": "game:pc", "page_size": 5})
-    assert r.status_code == 200 and r.json()["count"] == 1001 and r.json()["count_exact"] is False
-    assert len(ctx.captured_queries) == 1, [q["sql"][:80] for q in ctx.captured_queries]
+    assert r.status_code == 200 and r.json()["count"] == 1000 and r.json()["count_exact"] is False
+    # one query (inside the test's transaction a savepoint around it: outside one, none)
+    statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 1, [q["sql"][:80] for q in ctx.captured_queries]
+    # the rows come as JSON texts with their URLs made by PostgreSQL; a code a URL must escape too
+    make_card(game="pc", code="ZZ 1+Ä", name="Odd Code", card_type="event", colors=["red"], cost=1)
+    body = client.get("/api/v1/cards/", {"q": "game:pc odd"}).json()
+    assert body["results"][0]["url"] == "/cards/pc/ZZ%201%2B%C3%84/"
+    assert body["results"][0]["api_url"] == "/api/v1/cards/pc/ZZ%201%2B%C3%84/"
+    listed = client.get("/api/v1/cards/", {"q": "AB/W11-002"}).json()["results"][0]
+    assert (listed["url"], listed["api_url"]) == ("/cards/ws/AB/W11-002/", "/api/v1/cards/ws/AB/W11-002/")
+    assert list(listed)[:5] == ["game", "code", "name", "alt_names", "card_type"] and list(listed)[-2:] == ["url", "api_url"]
+
+
+@pytest.mark.postgres
+def test_postgres_facet_terms_use_the_facet_keys_column(cards):
+    """PostgreSQL matches list values through Card.facet_keys (a generated column, GIN index,
+    migration 0013): the same cards as the portable EXISTS on CardFacet, as index conditions."""
+    from django.db import connection, transaction
+
+    from catalog.selectors import _has_facet_keys
+
+    if not _has_facet_keys():
+        pytest.skip("catalog_card.facet_keys (catalog migration 0013) is not in this database")
+
+    queries = ["c:red", "trigger:draw or trigger:treasure", "t:event c:blue", "《Music》 -c:red", "slot:AF-C",
+               "-slot:AF-L game:lycee", "kw:dash", "attr:none", "extra:cobalt", "トリガー:扉", "t:クライマックス",
+               "gender:female t:character", "《音楽》 or 《Music》"]
+    for q in queries:
+        postgres = set(Card.objects.filter(compile_query(q, vendor="postgresql").q).values_list("code", flat=True))
+        portable = set(Card.objects.filter(compile_query(q, vendor="sqlite").q).values_list("code", flat=True))
+        assert postgres == portable, q
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        sql, params = card_search(q="trigger:draw or trigger:treasure").order_by().values("id").query.sql_with_params()
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "card_facet_keys_idx" in plan and "catalog_cardfacet" not in plan, plan
+    # every write path: the column is computed by PostgreSQL from the row itself
+    card = Card.objects.get(code="AB/W31-012")
+    card.traits = ["Ｍｕｓｉｃ", "音楽"]
+    card.save()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT facet_keys FROM catalog_card WHERE id = %s", [card.pk])
+        keys = cursor.fetchone()[0]
+    assert {"traits:ｍｕｓｉｃ", "traits:音楽", "type:character", "colors:yellow"} <= set(keys)
+
+
+def test_builder_add_by_code_reads_codes_as_the_search_does(cards, django_user_model):
+    """The deck builder's add-by-code: any case, with or without the set's slash (through
+    card_codes_resolve); a typo is never stored — the builder says so and offers close codes."""
+    from django.test import Client
+
+    from decks.models import DeckDraft
+    from decks.services import deck_create
+
+    alice = django_user_model.objects.create_user("alice", password="pw-alice-123")
+    deck = deck_create(owner=alice, game="ws", name="Angel Beats", zones={})
+    c = Client()
+    c.force_login(alice)
+    url = f"/decks/{deck.pk}/build/"
+    for typed in ("ab-w11-002", "abw11-002", "Ab/W11-002"):
+        c.post(url, {"op": "add", "code": typed, "count": 1, "zone": "main"})
+    assert DeckDraft.objects.get(deck=deck).zones == {"main": {"AB/W11-002": 3}}
+    r = c.post(url, {"op": "add", "code": "ab-w11-020", "count": 1, "zone": "main"}, follow=True)
+    assert "nothing was added" in r.content.decode()
+    assert DeckDraft.objects.get(deck=deck).zones == {"main": {"AB/W11-002": 3}}

@@ -39,14 +39,18 @@ def card_urls(game: str, code: str) -> tuple[str, str]:
 _PLAIN_CODE = re.compile(r"[A-Za-z0-9/_.~-]*")  # what quote(code, safe="/") leaves as it is
 
 
+def card_url_templates() -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    """The card page's and API's URL for the current script prefix, each split around the game and
+    the code: ``("/cards/", "/", "/")`` (PostgreSQL joins them, ``catalog.selectors.card_rows_counted``)."""
+    prefix = get_script_prefix()
+    return (_split_template(_url_template("card-detail", prefix)),
+            _split_template(_url_template("catalog-api:card-detail", prefix)))
+
+
 def card_url_maker() -> Callable[[str, str], tuple[str, str]]:
     """``(game, code) -> (page URL, API URL)`` for the current script prefix: the URL templates are
     split once, so a page of 50 cards costs 50 string joins (and a quote only for unusual codes)."""
-    prefix = get_script_prefix()
-    page = _url_template("card-detail", prefix)
-    api = _url_template("catalog-api:card-detail", prefix)
-    p0, p1, p2 = _split_template(page)
-    a0, a1, a2 = _split_template(api)
+    (p0, p1, p2), (a0, a1, a2) = card_url_templates()
     plain = _PLAIN_CODE.fullmatch
 
     def urls(game: str, code: str) -> tuple[str, str]:

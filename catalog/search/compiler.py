@@ -68,10 +68,27 @@ _CODE_WORD = re.compile(r"[0-9A-Za-z]+(?:[/\-._][0-9A-Za-z]+)*[/\-]?\*?")
 _TRAIT_BRACKETS = "《》≪≫"
 
 
+# PostgreSQL: Card.facet_keys (migration 0013), a generated text[] of "facet:value" keys with a GIN
+# index — list values, the card type and "slots:*" for a Lycee character without a position
+# restriction — so facet terms are index conditions on the card table itself (bitmap AND/OR with
+# each other and with the stat indexes) instead of EXISTS subqueries on CardFacet.
+FACET_KEY_COLUMNS = frozenset({"colors", "attributes", "traits", "triggers", "slots", "extra_persons", "keywords"})
+ANY_SLOT_KEY = "slots:*"
+
+
+def facet_keys_q(keys: list[str]) -> Q:
+    """The card has (one of) ``keys``; lower-cased by PostgreSQL as the stored keys are."""
+    marks = ", ".join("lower(%s)" for _ in keys)
+    op = "@>" if len(keys) == 1 else "&&"
+    return Q(RawSQL(f'"catalog_card"."facet_keys" {op} ARRAY[{marks}]::text[]', tuple(keys),
+                    output_field=BooleanField()))
+
+
 class _Compiler:
-    def __init__(self, query: str, vendor: str, games: tuple[str, ...] | None) -> None:
+    def __init__(self, query: str, vendor: str, games: tuple[str, ...] | None, facet_keys: bool = False) -> None:
         self.query = query
         self.vendor = vendor
+        self.facet_keys = facet_keys
         self.games = games
         self.order_field: tuple[str, int] | None = None
         self.direction: str | None = None
@@ -171,6 +188,11 @@ class _Compiler:
                         f"unknown {spec.name} '{value}'; expected one of {', '.join(spec.values)}",
                         vpos,
                     )
+            if self.facet_keys and spec.column in FACET_KEY_COLUMNS:
+                keys = [f"{spec.column}:{v}" for v in sorted(facet_values)]
+                if spec.column == "slots":  # a Lycee character without a restriction may enter any slot
+                    keys.append(ANY_SLOT_KEY)
+                return facet_keys_q(keys)
             if spec.column == "effect_kinds":
                 self.check_effect_kind(facet_values, value, vpos)
             from catalog.models import CardFacet
@@ -210,6 +232,8 @@ class _Compiler:
             return Q(**{f"{spec.column}__iexact": value})
         if kind == ENUM:
             stored = self.enum_values(spec, value, vpos)
+            if spec.column == "card_type" and self.facet_keys:
+                return facet_keys_q([f"type:{v}" for v in stored])
             if len(stored) == 1:
                 return Q(**{spec.column: stored[0]})
             return Q(**{f"{spec.column}__in": stored})
@@ -360,14 +384,16 @@ def _top_level_games(node: Node | None, query: str) -> tuple[str, ...] | None:
     return tuple(x for x in g.GAMES if x in games)
 
 
-def compile_query(q: str, *, game: str | None = None, vendor: str = "sqlite") -> CompiledQuery:
-    """Parse and compile a query string. ``game`` restricts to one game like a ``game:`` term."""
+def compile_query(q: str, *, game: str | None = None, vendor: str = "sqlite",
+                  facet_keys: bool | None = None) -> CompiledQuery:
+    """Parse and compile a query string. ``game`` restricts to one game like a ``game:`` term.
+    ``facet_keys``: match list values through ``Card.facet_keys`` (default: on PostgreSQL)."""
     node = parse(q)
     price(node, q)  # regex terms, counted repeats, OR width (cost.py): a 400 before any SQL
     games = _top_level_games(node, q)
     if game is not None:
         games = (game,) if games is None else tuple(x for x in games if x == game)
-    comp = _Compiler(q, vendor, games)
+    comp = _Compiler(q, vendor, games, vendor == "postgresql" if facet_keys is None else facet_keys)
     cond = comp.compile(node) if node is not None else None
     order: list[str] = []
     if comp.order_field is not None or comp.direction is not None:
