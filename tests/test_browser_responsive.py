@@ -53,7 +53,7 @@ def _pages(live_server) -> dict[str, str]:
         "home": "/", "search": "/cards/?q=skylark", "card": "/cards/ws/SKY/W90-001/", "help": "/cards/help/",
         "decks": "/decks/", "public": "/decks/public/", "deck": f"/decks/{deck.pk}/",
         "builder": f"/decks/{deck.pk}/build/?q=sky", "playtest-form": f"/playtests/new/?deck={deck.pk}",
-        "report": f"/p/{job.share_slug}/", "share": f"/d/{link.slug}/",
+        "report": f"/p/{job.share_slug}/", "share": f"/d/{link.slug}/", "playtests": "/playtests/",
     }, owner
 
 
