@@ -4,6 +4,7 @@ px in English, Japanese and Chinese (no horizontal scrolling; screenshots under 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,16 @@ def import_set() -> None:
     assert summary.created >= 150
 
 
+def wait_until(page, script: str, timeout: float = 30.0) -> None:
+    """Poll ``script`` (a JavaScript function) until it is true. ``page.wait_for_function`` evaluates
+    its predicate with eval inside the page, which the site's Content-Security-Policy refuses."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout:g} s: {script}")
+        time.sleep(0.05)
+
+
 def signed_in(browser, live_server, user, **context_args):
     client = Client()
     client.force_login(user)
@@ -62,8 +73,8 @@ class Keyboard:
 
     def finder_ready(self) -> None:
         """After an add the finder keeps the query selected: what is typed next replaces it."""
-        self.page.wait_for_function("() => { const f = document.activeElement; return f && f.id === 'builder-q' && "
-                                    "f.selectionStart === 0 && f.selectionEnd === f.value.length; }")
+        wait_until(self.page, "() => { const f = document.activeElement; return f && f.id === 'builder-q' && "
+                              "f.selectionStart === 0 && f.selectionEnd === f.value.length; }")
 
 
 def test_keyboard_builds_a_legal_deck_from_real_cards(live_server, browser):
@@ -76,7 +87,7 @@ def test_keyboard_builds_a_legal_deck_from_real_cards(live_server, browser):
         page.set_default_timeout(30000)
         page.goto(f"{live_server.url}/decks/{deck.pk}/build/")
         page.evaluate("window.__noReload = true")
-        page.wait_for_function("document.activeElement && document.activeElement.id === 'builder-q'")  # autofocus
+        wait_until(page, "() => document.activeElement && document.activeElement.id === 'builder-q'")  # autofocus
         keys = Keyboard(page)
         final: dict[str, int] = {}
         copy_changes = 0
@@ -118,7 +129,7 @@ def test_keyboard_builds_a_legal_deck_from_real_cards(live_server, browser):
         for n in (1, 2):
             keys.press("+", wait="/build/")
             page.wait_for_selector(f"#in-DC_2f_W01_2d_016 >> text={n}×")
-            page.wait_for_function("document.activeElement && document.activeElement.id === 'r-DC_2f_W01_2d_016-add'")
+            wait_until(page, "() => document.activeElement && document.activeElement.id === 'r-DC_2f_W01_2d_016-add'")
         final["DC/W01-016"] = 2
         copy_changes += 1
 
