@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/goldfish.py                 # every registered engine, every sample deck
     .venv/bin/python bench/goldfish.py --games 5000 --repeat 5 --game ws
+    .venv/bin/python bench/goldfish.py --deck ../shared/carddata/weiss_schwarz/decks/rcyberw/Sara.txt
+    .venv/bin/python bench/goldfish.py --real-decks    # the 14 real WS decks of ../shared/carddata
 
 For each game with an engine package (``rules/<game>/engine/``) and each sample deck
 ``fixtures/decks/<game>-*.txt`` (cards from ``fixtures/cards/<game>.json``, no database), prints:
@@ -15,6 +17,12 @@ For each game with an engine package (``rules/<game>/engine/``) and each sample 
 
 Engines are found through ``rules.engine.core.get_engine``, so a new game's engine is measured as
 soon as its package and its sample decks exist.
+
+``--deck FILE`` (repeatable) measures a real Weiß Schwarz deck file (``CODE RARITY`` lines or the
+AlphaC2 ``<deck>`` XML) with the real cards of ``../shared/carddata/weiss_schwarz/`` read straight
+from the sources by the catalog's importers, no database (``bench/realdata.py``); codes no source
+has are left out and named. ``--real-decks`` measures every real deck there. ``--option k=v``
+passes engine options (e.g. ``dummy_pressure=off``).
 """
 from __future__ import annotations
 
@@ -79,9 +87,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", action="append", choices=list(g.GAMES), help="only these games")
     ap.add_argument("--target", type=float, default=2000.0, help="games/s per core to reach (marks misses with *)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--deck", action="append", default=[], help="a real WS deck file (repeatable)")
+    ap.add_argument("--real-decks", action="store_true", help="every real WS deck of ../shared/carddata")
+    ap.add_argument("--option", action="append", default=[], help="engine option key=value (repeatable)")
     args = ap.parse_args(argv)
+    extra = dict(o.split("=", 1) for o in args.option)
     rows = []
-    for game in args.game or g.GAMES:
+    if args.deck or args.real_decks:
+        from bench.realdata import ws_deck, ws_real_decks
+
+        paths = [Path(p) for p in args.deck] + (ws_real_decks() if args.real_decks else [])
+        for path in paths:
+            deck = ws_deck(path, skip_unknown=True)
+            if len(deck.main) < 20:
+                print(f"{path.name}: {len(deck.main)} known cards, skipped", file=sys.stderr)
+                continue
+            rows.append(_measure("ws", path.stem, deck, extra, args))
+    for game in ([] if args.deck or args.real_decks else args.game or g.GAMES):
         try:
             engine = get_engine(game)
         except KeyError:
@@ -91,18 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         if not decks:
             print(f"{game:<10} no sample decks in fixtures/decks/", file=sys.stderr)
             continue
-        options = engine.catalog_options(records) if engine.catalog_options else {}
+        options = {**(engine.catalog_options(records) if engine.catalog_options else {}), **extra}
         for name, deck in decks:
-            run_games(deck, args.seed, range(50), options=options)  # warm caches
-            t_engine = best_of(args.repeat, lambda d=deck, o=options: _timed(run_games, d, args.seed, range(args.games), o))
-            t_shuffle = best_of(args.repeat, lambda d=deck: shuffle_floor(d, args.games, args.seed))
-            rows.append({
-                "game": game, "deck": name, "games": args.games,
-                "games_per_second": args.games / t_engine,
-                "us_per_game": 1e6 * t_engine / args.games,
-                "shuffle_us_per_deck": 1e6 * t_shuffle / args.games,
-                "ratio": t_engine / t_shuffle,
-            })
+            rows.append(_measure(game, name, deck, options, args))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -115,6 +128,19 @@ def main(argv: list[str] | None = None) -> int:
     if any(r["games_per_second"] < args.target for r in rows):
         print(f"* below the target of {args.target:,.0f} games/s on this run")
     return 0
+
+
+def _measure(game: str, name: str, deck: Deck, options: dict, args: argparse.Namespace) -> dict:
+    run_games(deck, args.seed, range(50), options=options)  # warm caches (and compile the deck's abilities)
+    t_engine = best_of(args.repeat, lambda: _timed(run_games, deck, args.seed, range(args.games), options))
+    t_shuffle = best_of(args.repeat, lambda: shuffle_floor(deck, args.games, args.seed))
+    return {
+        "game": game, "deck": name, "games": args.games,
+        "games_per_second": args.games / t_engine,
+        "us_per_game": 1e6 * t_engine / args.games,
+        "shuffle_us_per_deck": 1e6 * t_shuffle / args.games,
+        "ratio": t_engine / t_shuffle,
+    }
 
 
 def _timed(fn, *args) -> float:

@@ -92,7 +92,6 @@ class AbilityRuntime:
                     g = c.pay(self, ctx)
                     if g is not None:
                         yield from g
-                self.counters["ability_costs"] += 1
             ctx.done = paid
         if self.log is not None:
             self.say("me", "ability", "ability", card=self.name(prog.code), text=prog.text[:60])
@@ -122,12 +121,13 @@ class AbilityRuntime:
         player orders simultaneous abilities: the engine takes slot order), and of the clock's
         top card and memory for alarm / memory abilities. ``subject``: the card the event is
         about (a climax placed, another character placed or attacking)."""
-        if not self.has_hooks.get(hook):
+        if hook not in self.hooks:
             return
+        codes = self.codes_by_hook.get(hook, ())
         for s in range(5):
             card = self.stage[s]
-            if card is None:
-                continue
+            if card is None or card.code not in codes and card.code in self.progs:
+                continue  # (a card from outside the deck, in scenario tests, is looked up)
             progs = self.progs_of(card)
             if progs is None:
                 continue
@@ -146,7 +146,7 @@ class AbilityRuntime:
                 for prog in progs.get(hook):
                     if prog.where == "clock_top" and self._hook_matches(prog, top, None, subject, subject_slot, how):
                         yield from self.run_program(prog, Ctx(top, None, prog.needs_optional))
-        if self.memory and self.has_hooks.get("memory"):
+        if self.memory and "memory" in self.hooks:
             for card in list(self.memory):
                 progs = self.progs_of(card)
                 if progs is not None:
@@ -180,7 +180,7 @@ class AbilityRuntime:
         """A delayed effect ("ターンの終わりに、…"): ``step`` runs at the next ``hook``."""
         later = Ctx(ctx.card, ctx.slot, ctx.needs_optional)
         later.that, later.those = ctx.that, list(ctx.those)
-        self.delayed.append((hook, step, later))
+        self.delayed = [*self.delayed, (hook, step, later)]  # (a new list: the class default is shared)
 
     def run_delayed(self: WSState, hook: str) -> Generator[str, tuple, None]:
         due = [d for d in self.delayed if d[0] == hook]
@@ -200,10 +200,10 @@ class AbilityRuntime:
         it cannot attack, or cannot direct-attack: every attack on the goldfish is direct) or
         standing in the stand phase (``no_stand``) now."""
         card = self.stage[slot]
-        progs = self.progs_of(card) if card is not None else None
-        if progs is None:
+        if card is None or card.code not in self.codes_by_hook.get(flag, ()):
             return False
-        for prog in progs.get("cont"):
+        progs = self.progs_of(card)
+        for prog in progs.get("cont"):  # type: ignore[union-attr]
             if prog.arg and prog.arg.get(flag):
                 ctx = Ctx(card, slot)  # type: ignore[arg-type]
                 if all(c(self, ctx) for c in prog.conds):
@@ -215,11 +215,12 @@ class AbilityRuntime:
         level) may swap with a hand card of its colour. Decision: the engine swaps when the clock
         card is worth more to the pilot than the least valuable hand card of that colour."""
         level = len(self.level)
+        codes = self.codes_by_hook.get("shift", ())
         for i, card in enumerate(self.clock):
-            progs = self.progs_of(card)
-            if progs is None:
+            if card.code not in codes:
                 continue
-            for prog in progs.get("shift"):
+            progs = self.progs_of(card)
+            for prog in progs.get("shift"):  # type: ignore[union-attr]
                 need, color = prog.arg
                 if level < need:
                     continue
@@ -231,6 +232,7 @@ class AbilityRuntime:
                     continue
                 self.hand.remove(worst)
                 self.clock[i] = worst
+                self.cmods += 1
                 self.hand.append(card)
                 self.counters["shifts"] += 1
                 if self.log is not None:
@@ -264,11 +266,15 @@ class AbilityRuntime:
     def _best(self: WSState, cards: list[CardRecord], n: int) -> list[CardRecord]:
         if n >= len(cards):
             return list(cards)
+        if n == 1:
+            return [max(cards, key=lambda c: card_value(self, c))]
         return sorted(cards, key=lambda c: -card_value(self, c))[:n]
 
     def _worst(self: WSState, cards: list[CardRecord], n: int) -> list[CardRecord]:
         if n >= len(cards):
             return list(cards)
+        if n == 1:
+            return [min(cards, key=lambda c: card_value(self, c))]
         return sorted(cards, key=lambda c: card_value(self, c))[:n]
 
     def _free_slot(self: WSState, rows: str | None = None) -> int | None:
@@ -345,7 +351,6 @@ class AbilityRuntime:
     def fx_stock_from_top(self: WSState, n: int) -> None:
         for _ in range(n):
             self.stock.append(self._top())
-        self.counters["fx_stock"] += n
 
     def fx_mill(self: WSState, ctx: Ctx, n: int) -> None:
         milled = []
@@ -363,7 +368,6 @@ class AbilityRuntime:
     def fx_brainstorm(self: WSState, ctx: Ctx, n: int) -> None:
         self.fx_mill(ctx, n)
         self.counters["brainstorms"] += 1
-        self.counters["brainstorm_climaxes"] += sum(1 for c in ctx.those if c.card_type == "climax")
 
     def fx_clock_damage(self: WSState, n: int) -> Generator[str, tuple, None] | None:
         for _ in range(n):
@@ -386,6 +390,7 @@ class AbilityRuntime:
                 if where == "top" and idx != len(clock) - 1:
                     return
             c = clock.pop(idx)
+            self.cmods += 1
             self.waiting.append(c)
             self.counters["healed"] += 1
             if self.log is not None:
@@ -414,6 +419,8 @@ class AbilityRuntime:
         if not chosen:
             ctx.done = False
             return None
+        if zone is self.clock:
+            self.cmods += 1
         for c in chosen:
             zone.remove(c)
             if dest == "hand":
@@ -541,7 +548,7 @@ class AbilityRuntime:
             if pick is None:
                 return
             self.owaiting.remove(pick)
-            self.omemory.append(pick)
+            self.omemory = [*self.omemory, pick]  # (a new list: the class default is shared)
 
     def fx_revealed_to(self: WSState, ctx: Ctx, dest: str) -> None:
         c = ctx.that
@@ -657,6 +664,7 @@ class AbilityRuntime:
                 self.climax = None
             else:
                 self._zone_list(sel).remove(c)
+                self.cmods += 1
             if dest == "deck":
                 self.deck.insert(0, c)
             else:
@@ -716,7 +724,6 @@ class AbilityRuntime:
             self.slot_soul[s] += n
         if slots and sel.ref is None:
             ctx.that = self.stage[slots[-1]]
-        self.counters["fx_soul"] += n * len(slots)
 
     def fx_burn(self: WSState, n: int) -> None:
         if n <= 0:
@@ -747,7 +754,6 @@ class AbilityRuntime:
         self.stage_state[s] = REST if rested else STAND
         self.slot_soul[s] = 0
         self.entered[s] = True
-        self.counters["fx_placed"] += 1
         if self.log is not None:
             self.say("me", "play", "fx_place", card=self.name(card.code), slot=self.slot_name(s))
         yield from self.fire("placed", card, s, how="effect")
@@ -769,6 +775,7 @@ class AbilityRuntime:
                 self._take_from_deck(c)
             else:
                 zone.remove(c)
+                self.cmods += 1
             yield from self._place(c, rested, pos, rows, that_slot)
             that_slot = None
         if src == "clock":
@@ -851,7 +858,7 @@ class AbilityRuntime:
             for prog in self.progs_of(top).get("cont"):  # type: ignore[union-attr]
                 if prog.soul and prog.where == "clock_top":
                     out.append((top, None, prog))
-        if self.memory and self.has_hooks.get("memory"):
+        if self.memory and "memory" in self.hooks:
             for c in self.memory:
                 if c.code in cs:
                     for prog in self.progs_of(c).get("cont"):  # type: ignore[union-attr]

@@ -73,28 +73,29 @@ class GreedyPilot(ScriptedPilot):
     def d_level_up(self, state: WSState) -> tuple:
         seven = state.clock[:7]
         have = state.colors_available()
-        want = set()
-        for c in state.hand:
-            if c.card_type != "climax" and (c.level or 0) >= 1:
-                want.update(c.colors)
+        need = {col for c in state.hand if c.card_type != "climax" and (c.level or 0) >= 1
+                for col in c.colors if col not in have}
         # a color we need and do not have yet, else a non-climax, else the first
-        for c in seven:
-            if c.card_type != "climax" and set(c.colors) & (want - have):
-                return ("level", c.code)
+        first = None
         for c in seven:
             if c.card_type != "climax":
-                return ("level", c.code)
-        return ("level", seven[0].code)
+                if need and any(col in need for col in c.colors):
+                    return ("level", c.code)
+                if first is None:
+                    first = c
+        return ("level", (first or seven[0]).code)
 
     def d_main(self, state: WSState) -> tuple:
         play = self._character(state)
         if play is not None:
             return play
-        if state.has_hooks.get("event"):
+        if not state.hooks:
+            return ("end",)
+        if "event" in state.hooks:
             ev = self._event(state)
             if ev is not None:
                 return ev
-        if state.has_hooks.get("act"):
+        if "act" in state.hooks:
             act = self._act(state)
             if act is not None:
                 return act
@@ -104,29 +105,33 @@ class GreedyPilot(ScriptedPilot):
         stage = state.stage
         lv = len(state.level)
         stock = len(state.stock)
-        scores = state.scores
-        special = state.special_codes
+        pinfo = state.pinfo
         colors = None
         best = None
         best_score = None
         for c in state.hand:
-            if c.card_type != "character":
+            info = pinfo.get(c.code)
+            if info is None:
+                if c.card_type != "character" or c.code in pinfo:
+                    continue
+                info = (c, c.level or 0, c.cost or 0, c.colors, char_score(c), False)  # outside the deck
+            elif info[0] is not c:  # another record with this code (test decks)
+                info = (c, c.level or 0, c.cost or 0, c.colors, char_score(c), c.code in state.special_codes)
+            _, level, cost, cols, sc, special = info
+            if best_score is not None and sc <= best_score:
                 continue
-            if c.code in special:
+            if special:
                 if not state.can_play(c):
                     continue
             else:
-                level = c.level or 0
-                if level > lv or (c.cost or 0) > stock:
+                if level > lv or cost > stock:
                     continue
-                if level and c.colors:
+                if level and cols:
                     if colors is None:
                         colors = state.colors_available()
-                    if not any(col in colors for col in c.colors):
+                    if not any(col in colors for col in cols):
                         continue
-            sc = scores.get(c.code) or char_score(c)
-            if best_score is None or sc > best_score:
-                best, best_score = c, sc
+            best, best_score = c, sc
         if best is None:
             return None
         for s in FRONT:
@@ -192,8 +197,9 @@ class GreedyPilot(ScriptedPilot):
         if not state._has_attacker():
             return ("skip",)
         best = None
+        colors = state.colors_available()
         for c in state.hand:
-            if c.card_type == "climax" and state._color_ok(c, None):
+            if c.card_type == "climax" and state._color_ok(c, colors):
                 p, s = state.bonus_of(c)
                 extra = 0.0
                 progs = state.progs_of(c)
@@ -201,7 +207,7 @@ class GreedyPilot(ScriptedPilot):
                     for prog in progs.get("climax"):
                         s += prog.soul
                         extra += prog.gain - prog.soul
-                if state.has_hooks.get("cx_placed"):
+                if "cx_placed" in state.hooks:
                     extra += self._combo(state, c)
                 key = (s + extra, p)
                 if best is None or key > best[0]:
@@ -223,7 +229,7 @@ class GreedyPilot(ScriptedPilot):
         return total
 
     def d_attack(self, state: WSState) -> tuple:
-        if state.attacks_left > 1 and not state.has_hooks.get("no_attack"):
+        if state.attacks_left > 1 and "no_attack" not in state.hooks:
             stage, st = state.stage, state.stage_state
             for s in FRONT:
                 if stage[s] is not None and st[s] == STAND:

@@ -36,6 +36,7 @@ Decision kinds and their options:
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
@@ -59,6 +60,8 @@ DUMMY_CLIMAX = CardRecord(game=GAME, code="DUMMY-CX", name="dummy climax", card_
 DUMMY_CARD = CardRecord(game=GAME, code="DUMMY-CH", name="dummy character", card_type="character",
                         level=0, cost=0, power=0, soul=0)
 _MISSING = object()
+_TRIGGER_KEYS = {t: "trigger_" + t for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot", "gate",
+                                             "choice", "standby")}
 
 
 def char_score(card: CardRecord) -> tuple:
@@ -86,6 +89,21 @@ def climax_bonus(card: CardRecord) -> tuple[int, int]:
     return power, soul
 
 
+@lru_cache(maxsize=64)
+def _dummy_options(n_cx: Any, pressure: Any, attacks: Any, soul: Any) -> tuple[int, bool, int, int]:
+    """The goldfish's options, checked: (climaxes, pressure on, attacks, soul)."""
+    n_cx = int(n_cx)
+    if not 0 <= n_cx <= 50:
+        raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
+    word = str(pressure).lower()
+    if word not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"dummy_pressure must be on or off (got {pressure!r})")
+    attacks, soul = int(attacks), int(soul)
+    if not 0 <= attacks <= 10 or not 0 <= soul <= 10:
+        raise ValueError("dummy_attacks and dummy_soul must be between 0 and 10")
+    return n_cx, word in ("on", "true", "1", "yes") and attacks > 0, attacks, soul
+
+
 def _deck_info(deck: Deck) -> dict[str, Any]:
     """Per-deck precomputation: names, climax bonuses, pilot values and each card's played
     abilities (``card_programs``) by code."""
@@ -93,6 +111,7 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
     bonus: dict[str, tuple[int, int]] = {}
     progs: dict[str, CardPrograms | None] = {}
     hooks: dict[str, bool] = {}
+    codes_by_hook: dict[str, set[str]] = {}  # hook or flag -> the codes with a program for it
     cont_soul: set[str] = set()
     special: set[str] = set()  # cards whose playability depends on abilities (hand level, requirement)
     for c in deck.main:
@@ -102,6 +121,7 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
             if p is not None:
                 for hook, items in p.by_hook.items():
                     hooks[hook] = True
+                    codes_by_hook.setdefault(hook, set()).add(c.code)
                     for prog in items:
                         if prog.where == "memory":
                             hooks["memory"] = True
@@ -111,6 +131,7 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
                             for flag in ("no_attack", "no_stand", "no_climax"):
                                 if prog.arg.get(flag):
                                     hooks[flag] = True
+                                    codes_by_hook.setdefault(flag, set()).add(c.code)
                         if hook.startswith("opp:"):
                             hooks["opp"] = True
                 if p.hand_level or p.play_req:
@@ -127,8 +148,15 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
         if c.card_type == "event" and p is not None and p.get("event"):
             values[c.code] = 4.0 + sum(max(0.0, prog.gain) for prog in p.get("event"))
     scores = {c.code: char_score(c) for c in deck.main if c.card_type == "character"}
-    return {"names": names, "bonus": bonus, "values": values, "scores": scores, "progs": progs, "hooks": hooks,
-            "cont_soul": frozenset(cont_soul), "special": frozenset(special)}
+    # the pilot's view of each code: (record, level, cost, colors, score, special) for characters, else None
+    pinfo: dict[str, tuple | None] = {
+        c.code: (c, c.level or 0, c.cost or 0, c.colors, char_score(c), c.code in special)
+        if c.card_type == "character" else None for c in deck.main}
+    hook_set = frozenset(k for k, v in hooks.items() if v)
+    return {"names": names, "bonus": bonus, "values": values, "scores": scores, "progs": progs,
+            "hooks": hook_set, "opp_steps": bool({"opp", "taken_cancelled", "taken_not_cancelled"} & hook_set),
+            "cont_soul": frozenset(cont_soul), "special": frozenset(special),
+            "codes_by_hook": {k: frozenset(v) for k, v in codes_by_hook.items()}, "pinfo": pinfo}
 
 
 _INFO = DeckCache(_deck_info)
@@ -146,11 +174,31 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         "level_ups", "characters_played", "events_played", "climaxes_placed", "encores", "mulligan_cards",
         "first_games", "second_games", "first_wins", "second_wins", "first_win_turns", "second_win_turns",
         "opp_attacks", "damage_taken", "damage_taken_events", "damage_taken_cancels",
-        "abilities", "ability_costs", "activations", "burns", "burn_damage", "burn_cancels", "healed", "searched",
-        "fx_stock", "fx_soul", "fx_placed", "brainstorms", "brainstorm_climaxes", "shifts",
+        "abilities", "activations", "burns", "burn_damage", "burn_cancels", "healed", "searched", "brainstorms",
+        "shifts",
     ) + tuple(f"trigger_{t}" for t in ("soul", "draw", "pool", "comeback", "return", "treasure", "shot",
                                        "gate", "choice", "standby"))
     PER_TURN = {"damage": "damage_dealt"}
+
+    # Bookkeeping read far more often than written starts as class attributes (no per-game cost):
+    # a game assigns its own the first time it changes them.
+    attacking: int | None = None
+    paying: tuple[Program, Ctx] | None = None  # the ability whose cost the pilot decides
+    encores: list[Program] = []  # noqa: RUF012 - the encore costs offered (decision ``encore``), replaced
+    encore_ctx: Ctx | None = None
+    delayed: list[tuple[str, Any, Ctx]] = []  # noqa: RUF012 - effects waiting for a later step, replaced
+    omemory: list[CardRecord] = []  # noqa: RUF012 - the goldfish's cards removed from the game, replaced
+    cmods = 0  # changes of the clock other than appends and top removals (colors cache)
+    _ckey: tuple | None = None
+    _colors: set[str] = set()  # noqa: RUF012
+    oturn = 0
+    attacks_left = 0
+    soul_bonus = 0
+    power_bonus = 0
+    pen_me = 0
+    pen_opp = 0
+    _opp_active = False
+    climax: CardRecord | None = None
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         info = _INFO.get(deck)
@@ -159,54 +207,36 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.values: dict[str, float] = info["values"]
         self.scores: dict[str, tuple] = info["scores"]
         self.progs: dict[str, CardPrograms | None] = info["progs"]
-        self.has_hooks: dict[str, bool] = info["hooks"]
+        self.hooks: frozenset[str] = info["hooks"]  # the hooks some card of the deck has a program for
         self.cont_soul_codes: frozenset[str] = info["cont_soul"]
         self.special_codes: frozenset[str] = info["special"]
-        n_cx = int(opts.get("dummy_climaxes", 8))
-        if not 0 <= n_cx <= 50:
-            raise ValueError(f"dummy_climaxes must be between 0 and 50 (got {n_cx})")
-        pressure = str(opts.get("dummy_pressure", "on")).lower()
-        if pressure not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
-            raise ValueError(f"dummy_pressure must be on or off (got {opts.get('dummy_pressure')!r})")
-        self.pressure = pressure in ("on", "true", "1", "yes")
-        self.dummy_attacks = int(opts.get("dummy_attacks", 3))
-        self.dummy_soul = int(opts.get("dummy_soul", 2))
-        if not 0 <= self.dummy_attacks <= 10 or not 0 <= self.dummy_soul <= 10:
-            raise ValueError("dummy_attacks and dummy_soul must be between 0 and 10")
+        self.codes_by_hook: dict[str, frozenset[str]] = info["codes_by_hook"]
+        self.pinfo: dict[str, tuple | None] = info["pinfo"]
+        n_cx, self.pressure, self.dummy_attacks, self.dummy_soul = _dummy_options(
+            opts.get("dummy_climaxes", 8), opts.get("dummy_pressure", "on"), opts.get("dummy_attacks", 3),
+            opts.get("dummy_soul", 2))
         # the player's zones
         self.clock: list[CardRecord] = []
         self.level: list[CardRecord] = []
         self.stock: list[CardRecord] = []
         self.waiting: list[CardRecord] = []
         self.memory: list[CardRecord] = []
-        self.climax: CardRecord | None = None
         self.stage: list[CardRecord | None] = [None] * 5
         self.stage_state: list[int] = [STAND] * 5
         self.entered: list[bool] = [False] * 5
         self.slot_soul: list[int] = [0] * 5  # soul given until the end of the turn, per slot
+        self.revealed: list[CardRecord] = []  # the player's damage being revealed
         # the goldfish's zones
         self.odeck: list[CardRecord] = [DUMMY_CLIMAX] * n_cx + [DUMMY_CARD] * (50 - n_cx)
         self.ohand: list[CardRecord] = []
         self.oclock: list[CardRecord] = []
         self.olevel: list[CardRecord] = []
         self.owaiting: list[CardRecord] = []
-        self.omemory: list[CardRecord] = []
         self.orevealed: list[CardRecord] = []  # damage being revealed
-        self.revealed: list[CardRecord] = []  # the player's damage being revealed
-        # bookkeeping
-        self.oturn = 0
-        self.attacks_left = 0
-        self.attacking: int | None = None
-        self.soul_bonus = 0
-        self.power_bonus = 0
-        self.pen_me = 0
-        self.pen_opp = 0
-        self._opp_active = False
         self.used: dict[tuple, int] = {}  # uses of limited abilities this turn
-        self.paying: tuple[Program, Ctx] | None = None  # the ability whose cost the pilot decides
-        self.encores: list[Program] = []  # the encore costs offered (decision ``encore``)
-        self.encore_ctx: Ctx | None = None
-        self.delayed: list[tuple[str, Any, Ctx]] = []  # effects waiting for a later step (hook, step, ctx)
+        # the goldfish's turn runs as a generator from its start only when the player's abilities
+        # trigger during it (otherwise only from its first hit that asks a decision)
+        self._opp_steps = info["opp_steps"]
 
     # -- helpers -------------------------------------------------------------------------------
     def progs_of(self, card: CardRecord) -> CardPrograms | None:
@@ -228,11 +258,17 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         return len(self.level)
 
     def colors_available(self) -> set[str]:
-        out: set[str] = set()
-        for c in self.clock:
-            out.update(c.colors)
-        for c in self.level:
-            out.update(c.colors)
+        """The colors of the clock and level cards (what a level 1+ card or a climax needs).
+        Memoised: appends and top removals change the lengths or the top card, and the other
+        changes of the clock bump ``cmods`` (a new top card that is the same record as the old
+        one has its colors)."""
+        clock = self.clock
+        key = (len(clock), len(self.level), self.cmods, clock[-1] if clock else None)
+        if key == self._ckey:
+            return self._colors
+        out = {col for zone in (clock, self.level) for c in zone for col in c.colors}
+        self._ckey = key
+        self._colors = out
         return out
 
     def play_level(self, card: CardRecord) -> int:
@@ -365,9 +401,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 self.say("me", "level up", "level_up", card=self.name(code), level=len(self.level))
             if len(self.level) >= 4:
                 self._end("loss", gettext_noop("reached level 4"))
-            if self.has_hooks.get("level_up"):
+            if "level_up" in self.hooks:
                 yield from self.fire_stage("level_up")
-            if self.has_hooks.get("to_level"):
+            if "to_level" in self.hooks:
                 yield from self.fire_stage("to_level", chosen)
 
     def _level_up_opp(self) -> None:
@@ -406,7 +442,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             if self.log is not None:
                 self.say("me", "damage", "refresh_damage", card=self.name(card.code))
             yield from self._level_up_me()
-            if self.has_hooks.get("refresh"):
+            if "refresh" in self.hooks:
                 yield from self.fire_stage("refresh")
 
     # -- the game ------------------------------------------------------------------------------
@@ -444,31 +480,75 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self._opp_active = True
         if self.used:
             self.used.clear()
-        if self.has_hooks.get("opp") or (self.pressure and self.dummy_attacks):
+        if self._opp_steps:
             return self._opp_phases(first)
-        self._opp_draw()
+        # (the goldfish's draw, inline: this runs every turn)
+        self.ohand.append(self._otop())
+        if self.log is not None:
+            self.say("opp", "draw", "opp_draw", hand=len(self.ohand), deck=len(self.odeck))
+        if self.pen_opp:
+            self._opp_refresh_damage()
+        if self.pressure:
+            # the goldfish's attacks without a generator until one asks a decision (a level-up,
+            # refresh damage): the rest of the turn then continues as one
+            c = self.counters
+            soul = self.dummy_soul
+            n = 1 if first else self.dummy_attacks
+            for i in range(n):
+                c["opp_attacks"] += 1
+                self._hit_me(soul, "attack")
+                if len(self.clock) >= 7 or self.pen_me or self.pen_opp:
+                    return self._opp_attacks_after(n - i - 1)
         self._opp_end()
         return None
 
+    def _opp_attacks_after(self, left: int) -> Generator[str, tuple, None]:
+        """The rest of the goldfish's turn after a hit that asks decisions: its level-ups and
+        refresh damage, then the ``left`` attacks still to come."""
+        if len(self.clock) >= 7:
+            yield from self._level_up_me()
+        if self.pen_me or self.pen_opp:
+            yield from self._settle()
+        c = self.counters
+        for _ in range(left):
+            c["opp_attacks"] += 1
+            self._hit_me(self.dummy_soul, "attack")
+            if len(self.clock) >= 7:
+                yield from self._level_up_me()
+            if self.pen_me or self.pen_opp:
+                yield from self._settle()
+        self._opp_end()
+
     def _opp_phases(self, first: bool) -> Generator[str, tuple, None]:
-        hooks = self.has_hooks
-        if hooks.get("opp:start:draw_phase"):
+        hooks = self.hooks
+        if "opp:start:draw_phase" in hooks:
             yield from self.fire_stage("opp:start:draw_phase")
         self._opp_draw()
         if self.pen_me:
             yield from self._settle()
-        if hooks.get("opp:start:climax_phase"):
-            yield from self.fire_stage("opp:start:climax_phase")
-        if hooks.get("opp:start:attack_phase"):
-            yield from self.fire_stage("opp:start:attack_phase")
-        if self.pressure and self.dummy_attacks:
+        if hooks:
+            if "opp:start:climax_phase" in hooks:
+                yield from self.fire_stage("opp:start:climax_phase")
+            if "opp:start:attack_phase" in hooks:
+                yield from self.fire_stage("opp:start:attack_phase")
+        if self.pressure:
+            c = self.counters
+            soul = self.dummy_soul
+            taken = "taken_cancelled" in hooks or "taken_not_cancelled" in hooks
             for _ in range(1 if first else self.dummy_attacks):
-                self.counters["opp_attacks"] += 1
-                yield from self._take_damage(self.dummy_soul, "attack")
-        if hooks.get("opp:start:encore_step"):
-            yield from self.fire_stage("opp:start:encore_step")
-        if hooks.get("opp:end:turn"):
-            yield from self.fire_stage("opp:end:turn")
+                c["opp_attacks"] += 1
+                cancelled = self._hit_me(soul, "attack")
+                if len(self.clock) >= 7:
+                    yield from self._level_up_me()
+                if self.pen_me or self.pen_opp:
+                    yield from self._settle()
+                if taken:
+                    yield from self.fire_stage("taken_cancelled" if cancelled else "taken_not_cancelled")
+        if hooks:
+            if "opp:start:encore_step" in hooks:
+                yield from self.fire_stage("opp:start:encore_step")
+            if "opp:end:turn" in hooks:
+                yield from self.fire_stage("opp:end:turn")
         self._opp_end()
 
     def _opp_draw(self) -> None:
@@ -476,6 +556,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.ohand.append(card)
         if self.log is not None:
             self.say("opp", "draw", "opp_draw", hand=len(self.ohand), deck=len(self.odeck))
+        self._opp_refresh_damage()
+
+    def _opp_refresh_damage(self) -> None:
         while self.pen_opp:  # refresh damage during its own draw
             self.pen_opp -= 1
             self.oclock.append(self._otop())
@@ -486,59 +569,83 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
 
     def _opp_end(self) -> None:
         # Decision: the goldfish discards its earliest-drawn cards down to 7.
+        if len(self.ohand) <= HAND_LIMIT:
+            self._opp_active = False
+            return
         while len(self.ohand) > HAND_LIMIT:
             self.owaiting.append(self.ohand.pop(0))
             if self.log is not None:
                 self.say("opp", "discard", "opp_discard")
         self._opp_active = False
 
-    def _take_damage(self, amount: int, what: str = "attack") -> Generator[str, tuple, None]:
-        """The player's damage step: reveal ``amount`` cards from the deck one at a time; a climax
-        cancels (all revealed cards to the waiting room), else they all go to the clock; then the
-        level-ups and any refresh damage."""
-        if amount <= 0:
-            return
+    def _hit_me(self, amount: int, what: str = "attack") -> bool:
+        """The player's damage step (its cards only; the caller levels up and settles): reveal
+        ``amount`` cards from the deck one at a time; a climax cancels (every revealed card to the
+        waiting room), else they all go to the clock. True when cancelled."""
         c = self.counters
         c["damage_taken_events"] += 1
+        deck = self.deck
+        if len(deck) > amount > 0:
+            # fast path: the deck does not empty (see _damage)
+            for k in range(1, amount + 1):
+                if deck[-k].card_type == "climax":
+                    self.waiting.extend(deck[-1:-k - 1:-1])
+                    del deck[-k:]
+                    if self.log is not None:
+                        self.say("opp", "cancel", "cancel_taken", what=what, amount=amount, count=k)
+                    c["damage_taken_cancels"] += 1
+                    return True
+            self.clock.extend(deck[-1:-amount - 1:-1])
+            del deck[-amount:]
+            c["damage_taken"] += amount
+            if self.log is not None:
+                self.say("opp", "damage", "damage_taken", what=what, amount=amount, clock=len(self.clock),
+                         level=len(self.level))
+            return False
         revealed = self.revealed
         for _ in range(amount):
-            card = self.deck.pop()
+            card = deck.pop()
             revealed.append(card)  # out of the deck and the waiting room while revealed
-            if not self.deck:
+            if not deck:
                 self._refill()
+                deck = self.deck
             if card.card_type == "climax":
                 self.waiting.extend(revealed)
                 if self.log is not None:
                     self.say("opp", "cancel", "cancel_taken", what=what, amount=amount, count=len(revealed))
                 revealed.clear()
                 c["damage_taken_cancels"] += 1
-                if self.pen_me or self.pen_opp:
-                    yield from self._settle()
-                if self.has_hooks.get("taken_cancelled"):
-                    yield from self.fire_stage("taken_cancelled")
-                return
+                return True
         self.clock.extend(revealed)
         c["damage_taken"] += amount
         revealed.clear()
         if self.log is not None:
             self.say("opp", "damage", "damage_taken", what=what, amount=amount, clock=len(self.clock),
                      level=len(self.level))
+        return False
+
+    def _take_damage(self, amount: int, what: str = "attack") -> Generator[str, tuple, None]:
+        """The player's damage step with its level-ups, refresh damage and triggered abilities."""
+        if amount <= 0:
+            return
+        cancelled = self._hit_me(amount, what)
         if len(self.clock) >= 7:
             yield from self._level_up_me()
         if self.pen_me or self.pen_opp:
             yield from self._settle()
-        if self.has_hooks.get("taken_not_cancelled"):
-            yield from self.fire_stage("taken_not_cancelled")
+        hook = "taken_cancelled" if cancelled else "taken_not_cancelled"
+        if hook in self.hooks:
+            yield from self.fire_stage(hook)
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
         log = self.log
-        hooks = self.has_hooks
+        hooks = self.hooks
         if self.used:
             self.used.clear()
         # 1. stand
         stage = self.stage
-        if hooks.get("no_stand"):
+        if hooks and "no_stand" in hooks:
             keep = [s for s in range(5) if stage[s] is not None and self.restricted(s, "no_stand")]
             self.stage_state[:] = [self.stage_state[s] if s in keep else STAND for s in range(5)]
         else:
@@ -548,10 +655,11 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         if log is not None:
             self.say("me", "turn", "turn", turn=turn, level=len(self.level), clock=len(self.clock),
                      stock=len(self.stock), hand=len(self.hand), deck=len(self.deck))
-        if hooks.get("start:draw_phase"):
-            yield from self.fire_stage("start:draw_phase")
-        if self.delayed:
-            yield from self.run_delayed("start:draw_phase")
+        if hooks:
+            if "start:draw_phase" in hooks:
+                yield from self.fire_stage("start:draw_phase")
+            if self.delayed:
+                yield from self.run_delayed("start:draw_phase")
         self._draw(1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
@@ -564,17 +672,19 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 self.counters["clocked"] += 1
                 if log is not None:
                     self.say("me", "clock", "clock", card=self.name(card.code))
-                if hooks.get("clocked"):
+                if hooks and "clocked" in hooks:
                     yield from self.fire_stage("clocked", card)
-                yield from self._level_up_me()
+                if len(self.clock) >= 7:
+                    yield from self._level_up_me()
                 self._draw(2, "clock draw")
                 if self.pen_me or self.pen_opp:
                     yield from self._settle()
         # 4. main
-        if hooks.get("shift"):
-            self.shift()
-        if hooks.get("start:main_phase"):
-            yield from self.fire_stage("start:main_phase")
+        if hooks:
+            if "shift" in hooks:
+                self.shift()
+            if "start:main_phase" in hooks:
+                yield from self.fire_stage("start:main_phase")
         self._note_playable(turn)
         while True:
             choice = yield "main"
@@ -603,15 +713,23 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             else:
                 raise ValueError(f"unknown main-phase action {choice!r}")
         # 5. climax
-        if hooks.get("start:climax_phase"):
+        if hooks and "start:climax_phase" in hooks:
             yield from self.fire_stage("start:climax_phase")
+        placeable = False
+        colors = None
+        fp = self.first_playable
         for c in self.hand:
             if c.card_type == "climax":
-                if c.code not in self.first_playable and self._color_ok(c, None):
-                    self.first_playable[c.code] = turn
-        if any(c.card_type == "climax" and self._color_ok(c, None) for c in self.hand) and not (
-                hooks.get("no_climax") and any(stage[s] is not None and self.restricted(s, "no_climax")
-                                               for s in range(5))):
+                if c.colors:
+                    if colors is None:
+                        colors = self.colors_available()
+                    if not any(col in colors for col in c.colors):
+                        continue
+                placeable = True
+                if c.code not in fp:
+                    fp[c.code] = turn
+        if placeable and not (hooks and "no_climax" in hooks and any(
+                stage[s] is not None and self.restricted(s, "no_climax") for s in range(5))):
             choice = yield "climax"
             if choice[0] == "place":
                 card = take(self.hand, choice[1])
@@ -624,12 +742,13 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 if log is not None:
                     self.say("me", "climax", "climax", card=self.name(card.code), power=self.power_bonus,
                              soul=self.soul_bonus)
-                if hooks.get("climax"):
-                    yield from self.fire("climax", card)
-                if hooks.get("cx_placed"):
-                    yield from self.fire_stage("cx_placed", card)
+                if hooks:
+                    if "climax" in hooks:
+                        yield from self.fire("climax", card)
+                    if "cx_placed" in hooks:
+                        yield from self.fire_stage("cx_placed", card)
         # 6. attack
-        if hooks.get("start:attack_phase"):
+        if hooks and "start:attack_phase" in hooks:
             yield from self.fire_stage("start:attack_phase")
         self.attacks_left = 1 if (turn == 1 and self.went_first) else NO_LIMIT
         while self.attacks_left > 0 and self._has_attacker():
@@ -638,26 +757,29 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 break
             yield from self._attack(choice[1])
         # encore step: the turn player's reversed characters, then the goldfish's (it has none)
-        if hooks.get("start:encore_step"):
-            yield from self.fire_stage("start:encore_step")
-        if self.delayed:
-            yield from self.run_delayed("start:encore_step")
+        if hooks:
+            if "start:encore_step" in hooks:
+                yield from self.fire_stage("start:encore_step")
+            if self.delayed:
+                yield from self.run_delayed("start:encore_step")
         if REVERSED in self.stage_state:
             for s in range(5):
                 if stage[s] is not None and self.stage_state[s] == REVERSED:
                     yield from self._leave_stage(s, "reversed")
         # 7. end
-        if hooks.get("end:turn"):
-            yield from self.fire_stage("end:turn")
-        if self.delayed:
-            yield from self.run_delayed("end:turn")
+        if hooks:
+            if "end:turn" in hooks:
+                yield from self.fire_stage("end:turn")
+            if self.delayed:
+                yield from self.run_delayed("end:turn")
         if self.climax is not None:
             self.waiting.append(self.climax)
             if log is not None:
                 self.say("me", "end", "climax_end", card=self.name(self.climax.code))
             self.climax = None
         self.power_bonus = self.soul_bonus = 0
-        self.slot_soul[:] = (0,) * 5
+        if hooks:
+            self.slot_soul[:] = (0,) * 5
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
             self._discard(code, self.waiting)
@@ -673,7 +795,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             code = c.code
             if code in fp or c.card_type == "climax":
                 continue
-            if code in special or (c.counter and c.card_type == "event"):
+            if c.counter and c.card_type == "event":
+                continue  # never played in the main phase
+            if special and code in special:
                 if self.can_play(c):
                     fp[code] = turn
                 continue
@@ -690,14 +814,14 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     def _has_attacker(self) -> bool:
         stage = self.stage
         st = self.stage_state
-        if self.has_hooks.get("no_attack"):
+        if self.hooks and "no_attack" in self.hooks:
             return bool(self._attackers())
         return ((stage[0] is not None and st[0] == STAND) or (stage[1] is not None and st[1] == STAND)
                 or (stage[2] is not None and st[2] == STAND))
 
     def _attackers(self) -> list[int]:
         out = [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
-        if out and self.has_hooks.get("no_attack"):
+        if out and "no_attack" in self.hooks:
             out = [s for s in out if not self.restricted(s, "no_attack")]
         return out
 
@@ -734,7 +858,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.slot_soul[slot] = 0
         if self.progs.get(code, _MISSING) is not None:
             yield from self.fire("placed", card, slot, how="hand")
-        if self.has_hooks.get("other_placed"):
+        if "other_placed" in self.hooks:
             yield from self.fire_stage("other_placed", card, slot, how="hand")
 
     def _play_event(self, code: str) -> Generator[str, tuple, None]:
@@ -755,13 +879,13 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         if any(c is card for c in self.resolving):
             self.resolving.remove(card)
             self.waiting.append(card)
-        if self.has_hooks.get("event_played"):
+        if "event_played" in self.hooks:
             yield from self.fire_stage("event_played", card)
 
     def options_act(self) -> list[tuple]:
         """The 【起】 abilities usable now: ``("act", slot, index)``."""
         out: list[tuple] = []
-        if not self.has_hooks.get("act"):
+        if "act" not in self.hooks:
             return out
         for s in range(5):
             card = self.stage[s]
@@ -794,9 +918,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         ctx = Ctx(card, slot, prog.needs_optional)  # type: ignore[arg-type]
         self.counters["activations"] += 1  # (run_program pays an activated ability's cost)
         yield from self.run_program(prog, ctx)
-        if self.has_hooks.get("act_used"):
+        if "act_used" in self.hooks:
             yield from self.fire_stage("act_used")
-        if self.has_hooks.get("brainstorm_used") and "brainstorm" in prog.kinds:
+        if "brainstorm_used" in self.hooks and "brainstorm" in prog.kinds:
             yield from self.fire_stage("brainstorm_used")
 
     def _leave_stage(self, slot: int, why: str, occupied_after: bool = False) -> Generator[str, tuple, None]:
@@ -811,12 +935,11 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.waiting.append(card)  # type: ignore[arg-type]
         if self.log is not None:
             self.say("me", "waiting", "waiting", card=self.name(card.code), why=why)  # type: ignore[union-attr]
-        if self.has_hooks.get("leave"):
+        if "leave" in self.hooks:
             yield from self.fire("leave", card, slot)  # type: ignore[arg-type]
         if occupied_after or self.stage[slot] is not None or not any(c is card for c in self.waiting):
             return
-        self.encores = self._encore_costs(card, slot) if self.has_hooks.get("encore") or self.has_hooks.get(
-            "cont") else []
+        self.encores = self._encore_costs(card, slot) if "encore" in self.hooks or "cont" in self.hooks else []
         ctx = self.encore_ctx = Ctx(card, slot)  # type: ignore[arg-type]
         payable = [i for i, p in enumerate(self.encores) if all(c.can(self, ctx) for c in p.cost)]
         if len(self.stock) < ENCORE_COST and not payable:
@@ -887,22 +1010,24 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     def _attack(self, slot: int) -> Generator[str, tuple, None]:
         log = self.log
         c = self.counters
-        if not 0 <= slot < 5 or self.stage[slot] is None or self.stage_state[slot] != STAND or slot not in FRONT or (
-                self.has_hooks.get("no_attack") and self.restricted(slot, "no_attack")):
+        hooks = self.hooks
+        if slot not in FRONT or self.stage[slot] is None or self.stage_state[slot] != STAND or (
+                hooks and "no_attack" in hooks and self.restricted(slot, "no_attack")):
             raise ValueError(f"no standing front-row character that can attack in slot {slot}")
         self.attacks_left -= 1
         self.stage_state[slot] = REST
         attacker = self.stage[slot]
         c["attacks"] += 1
-        self.attacking = slot
         # declare: the goldfish stage is empty, so it is a direct attack (+1 soul)
         if log is not None:
             self.say("me", "attack", "attack", card=self.name(attacker.code), slot=SLOTS[slot],
                      power=self.power_of(slot), soul=self.soul_of(slot))
-        if self.progs.get(attacker.code, _MISSING) is not None:
-            yield from self.fire("attack", attacker, slot)
-        if self.has_hooks.get("other_attack"):
-            yield from self.fire_stage("other_attack", attacker, slot)
+        if hooks:
+            self.attacking = slot
+            if "attack" in hooks and self.progs.get(attacker.code, _MISSING) is not None:
+                yield from self.fire("attack", attacker, slot)
+            if "other_attack" in hooks:
+                yield from self.fire_stage("other_attack", attacker, slot)
         # trigger step
         icon_soul = 0
         card = self._top()
@@ -910,7 +1035,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         shot = False
         to_hand = False
         for icon in card.triggers:
-            key = "trigger_" + icon
+            key = _TRIGGER_KEYS.get(icon) or "trigger_" + icon
             c[key] = c.get(key, 0) + 1
             if icon == "soul":
                 icon_soul += 1
@@ -944,10 +1069,13 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                      dest="hand" if to_hand else "stock", soul=self.soul_of(slot) + icon_soul + 1)
         if self.pen_me or self.pen_opp:
             yield from self._settle()
-        if card.card_type == "climax" and self.has_hooks.get("trigger_climax"):
+        if hooks and card.card_type == "climax" and "trigger_climax" in hooks:
             yield from self.fire_stage("trigger_climax")
         # damage step: the soul as it is now (abilities resolved above may have changed it)
-        soul = (self.soul_of(slot) if self.stage[slot] is attacker else (attacker.soul or 0)) + icon_soul + 1
+        if hooks:
+            soul = (self.soul_of(slot) if self.stage[slot] is attacker else (attacker.soul or 0)) + icon_soul + 1
+        else:
+            soul = (attacker.soul or 0) + self.soul_bonus + icon_soul + 1
         c["attack_soul"] += soul
         c["damage_events"] += 1
         dealt = self._damage(soul)
@@ -960,9 +1088,10 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 d2 = self._damage(1, "shot")
                 c["shot_damage"] += d2
                 c["damage_dealt"] += d2
-            if self.has_hooks.get("cancelled") and self.stage[slot] is attacker:
+            if hooks and "cancelled" in hooks and self.stage[slot] is attacker:
                 yield from self.fire("cancelled", attacker, slot, placed_this_turn=self.entered[slot])
-        self.attacking = None
+        if hooks:
+            self.attacking = None
         if self.pen_me or self.pen_opp:
             yield from self._settle()
 
@@ -1021,8 +1150,26 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
 
     def _damage(self, amount: int, what: str = "damage") -> int:
         """The goldfish reveals ``amount`` cards one at a time; a climax cancels the damage."""
-        revealed = self.orevealed
         odeck = self.odeck
+        if len(odeck) > amount > 0:
+            # fast path: the deck does not empty, so the revealed cards are its top ``amount``
+            # (the first revealed is the last of the list)
+            for k in range(1, amount + 1):
+                if odeck[-k].card_type == "climax":
+                    self.owaiting.extend(odeck[-1:-k - 1:-1])
+                    del odeck[-k:]
+                    if self.log is not None:
+                        self.say("me", "cancel", "cancel", what=what, amount=amount, count=k)
+                    return 0
+            self.oclock.extend(odeck[-1:-amount - 1:-1])
+            del odeck[-amount:]
+            if self.log is not None:
+                self.say("me", "damage", "damage", what=what, amount=amount, clock=len(self.oclock),
+                         level=len(self.olevel))
+            if len(self.oclock) >= 7:
+                self._level_up_opp()
+            return amount
+        revealed = self.orevealed
         for _ in range(amount):
             card = odeck.pop()
             revealed.append(card)  # revealed cards are out of the deck and the waiting room
