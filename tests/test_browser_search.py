@@ -22,7 +22,7 @@ def test_type_query_see_results_open_card(live_server, page):
     assert page.locator("#result-count").inner_text().startswith("2 cards")
     rows = page.locator("table.card-list tbody tr")
     assert rows.count() == 2
-    assert rows.first.locator("th").inner_text() == "Backup Nene"  # sorted by name
+    assert rows.first.locator("th a").first.inner_text() == "Backup Nene"  # sorted by name
 
     page.get_by_role("link", name="Grid").click()
     assert page.locator("ul.card-grid li").count() == 2
@@ -55,7 +55,7 @@ def test_keyboard_only(live_server, page):
     page.keyboard.type("shirayuki")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"q=shirayuki"))
-    link = page.get_by_role("link", name="Shirayuki Hime, Awakened")
+    link = page.get_by_role("link", name="Shirayuki Hime, Awakened", exact=True)  # not its "Picture of ..." preview link
     link.focus()
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/cards/lycee/CH-0001/$"))
