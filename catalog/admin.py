@@ -35,19 +35,18 @@ class CardSetAdmin(admin.ModelAdmin):
 
 
 class GameStatsFilter(admin.SimpleListFilter):
-    """Filter by whether a card has printed text the engines do not execute."""
+    """Filter by whether the game's goldfish engine fully models the card (``Card.modelled``,
+    catalog.abilities: refreshed at import and by ``manage.py compile_abilities``)."""
 
     title = "engine coverage"
     parameter_name = "modelled"
 
     def lookups(self, request, model_admin):
-        return [("yes", "fully modelled"), ("no", "has unmodelled text")]
+        return [("yes", "fully modelled"), ("no", "not fully modelled")]
 
     def queryset(self, request, queryset):
-        if self.value() == "yes":
-            return queryset.filter(text_modelled=True) | queryset.filter(text="")
-        if self.value() == "no":
-            return queryset.filter(text_modelled=False).exclude(text="")
+        if self.value() in ("yes", "no"):
+            return queryset.filter(modelled=self.value() == "yes")
         return queryset
 
 
