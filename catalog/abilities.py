@@ -78,6 +78,9 @@ class Compiled:
     abilities: tuple[Ability, ...]
     json: list[dict[str, Any]]
     kinds: frozenset[str]
+    # the JSON as the write paths store it on SQLite (json.dumps with and without ensure_ascii):
+    # a recompile compares the stored text without decoding it
+    stored_forms: tuple[str, ...] = ("[]",)
 
 
 _NOTHING = Compiled((), [], frozenset())
@@ -95,8 +98,9 @@ def compile_cached(game: str, text: str, card_type: str) -> Compiled:
     for ability in abilities:
         ability_kinds(ability, kinds)
     # as stored: tuples in params become lists, so a recompile compares equal to the stored column
-    stored = json.loads(json.dumps(abilities_to_json(abilities), ensure_ascii=False))
-    return Compiled(abilities, stored, frozenset(kinds))
+    text_form = json.dumps(abilities_to_json(abilities), ensure_ascii=False)
+    stored = json.loads(text_form)
+    return Compiled(abilities, stored, frozenset(kinds), (json.dumps(stored), text_form))
 
 
 def clear_caches() -> None:
@@ -116,6 +120,11 @@ def compile_record(card: CardRecord) -> tuple[CardRecord, CardCoverage]:
 def derived_values(data: Mapping[str, Any]) -> tuple[CardRecord, CardCoverage, tuple[list[Any], list[str], bool]]:
     """From a card's JSON dict (``CARD_FIELDS``): its record with the compiled abilities, its
     coverage, and the derived columns' values ``(abilities, effect_kinds, modelled)``."""
+    record, coverage, compiled, kinds = _derived(data)
+    return record, coverage, (compiled.json, kinds, coverage.modelled)
+
+
+def _derived(data: Mapping[str, Any]) -> tuple[CardRecord, CardCoverage, Compiled, list[str]]:
     game, text, card_type = data["game"], data.get("text") or "", data.get("card_type") or ""
     compiled = compile_cached(game, text, card_type)
     record = CardRecord.from_dict({**data, "abilities": compiled.abilities})
@@ -123,7 +132,7 @@ def derived_values(data: Mapping[str, Any]) -> tuple[CardRecord, CardCoverage, t
     kinds = compiled.kinds
     if record.effects:
         kinds = kinds | {str(e.get("kind")) for e in record.effects if e.get("kind")}
-    return record, coverage, (compiled.json, sorted(k.lower() for k in kinds), coverage.modelled)
+    return record, coverage, compiled, sorted(k.lower() for k in kinds)
 
 
 def card_derive(card: Card) -> bool:
@@ -197,6 +206,7 @@ class CompileReport:
     cards: int = 0
     changed: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time (the machine may be shared)
     compiler: bool = False
     cards_with_text: int = 0
     cards_fully_compiled: int = 0  # cards with text whose every ability compiled
@@ -213,6 +223,10 @@ class CompileReport:
     @property
     def cards_per_second(self) -> float:
         return self.cards / self.seconds if self.seconds else 0.0
+
+    @property
+    def cards_per_cpu_second(self) -> float:
+        return self.cards / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def add(self, card: CardRecord, coverage: CardCoverage) -> None:
         self.cards += 1
@@ -249,6 +263,7 @@ class CompileReport:
         return {
             "game": self.game, "compiler": self.compiler, "cards": self.cards, "changed": self.changed,
             "seconds": round(self.seconds, 3), "cards_per_second": round(self.cards_per_second),
+            "cpu_seconds": round(self.cpu_seconds, 3), "cards_per_cpu_second": round(self.cards_per_cpu_second),
             "instances": self.instances, "compiled": self.compiled, "compiled_share": share(self.compiled, self.instances),
             "cards_with_text": self.cards_with_text, "cards_fully_compiled": self.cards_fully_compiled,
             "cards_fully_compiled_share": share(self.cards_fully_compiled, self.cards_with_text),
@@ -268,7 +283,8 @@ class CompileReport:
             return f"{n / d:.1%}" if d else "-"
 
         lines = [f"{g.GAME_NAMES[self.game]}: {self.cards:,} cards in {self.seconds:.2f}s "
-                 f"({self.cards_per_second:,.0f} cards/s), {self.changed:,} changed"]
+                 f"({self.cards_per_second:,.0f} cards/s; CPU {self.cpu_seconds:.2f}s, "
+                 f"{self.cards_per_cpu_second:,.0f} cards/s), {self.changed:,} changed"]
         if self.compiler:
             lines.append(f"ability instances compiled: {self.compiled:,} of {self.instances:,} "
                          f"({pct(self.compiled, self.instances)})")
@@ -301,35 +317,41 @@ def catalog_compile(*, game: str, batch_size: int = 2000) -> CompileReport:
     ``UPDATE … FROM (VALUES …)``, the ``effect_kinds`` facets of those cards rebuilt). Idempotent:
     a second run changes nothing."""
     from django.db import transaction
+    from django.db.models import TextField
+    from django.db.models.functions import Cast
 
-    from .models import DERIVED_FIELDS, Card
+    from .models import Card
     from .services import catalog_analyze
 
     if game not in g.GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(g.GAMES)}")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = CompileReport(game=game, compiler=get_spec(game).compile_text is not None)
     ids = list(Card.objects.filter(game=game).order_by("pk").values_list("pk", flat=True))
     names = sorted(CARD_FIELDS)
-    columns = ("pk", *names, *DERIVED_FIELDS)
+    # the stored abilities as text: compared with the compiled JSON's stored forms, decoded only
+    # when they differ (PostgreSQL's jsonb text, a real change)
+    columns = ("pk", *names, "effect_kinds", "modelled", "abilities_text")
     for start in range(0, len(ids), batch_size):
-        rows = Card.objects.filter(pk__in=ids[start:start + batch_size]).values_list(*columns)
+        rows = (Card.objects.filter(pk__in=ids[start:start + batch_size])
+                .annotate(abilities_text=Cast("abilities", TextField())).values_list(*columns))
         changed: list[Card] = []
         facets_changed: list[Card] = []
         for row in rows:
-            record, coverage, values = derived_values(dict(zip(names, row[1:-3], strict=True)))
+            record, coverage, compiled, kinds = _derived(dict(zip(names, row[1:-3], strict=True)))
             report.add(record, coverage)
-            before = (row[-3] or [], row[-2] or [], row[-1])
-            if values != before:
-                card = Card(pk=row[0], abilities=values[0], effect_kinds=values[1], modelled=values[2])
+            stored_kinds, stored_modelled, stored_text = row[-3] or [], row[-2], row[-1] or "[]"
+            same_abilities = stored_text in compiled.stored_forms or json.loads(stored_text) == compiled.json
+            if not (same_abilities and kinds == stored_kinds and coverage.modelled == stored_modelled):
+                card = Card(pk=row[0], abilities=compiled.json, effect_kinds=kinds, modelled=coverage.modelled)
                 changed.append(card)
-                if values[1] != before[1]:
+                if kinds != stored_kinds:
                     facets_changed.append(card)
         if changed:
             with transaction.atomic():
                 derived_write(changed, facets_changed)
         report.changed += len(changed)
-    report.seconds = time.perf_counter() - started
+    report.seconds, report.cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     if report.changed:
         catalog_analyze(changed=report.changed)
     return report
