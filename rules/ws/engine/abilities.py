@@ -324,6 +324,8 @@ def selection(t: Any, *, default_zone: str | None = None, who_default: str = "yo
             raise Skip(NO_OPP_CHARS)
         if who != "you":
             raise Unsupported(f"characters of {who}")
+        if t.get("kind") == "character":  # the stage holds characters only
+            common["pred"] = card_pred({k: v for k, v in t.items() if k != "kind"})
         slots = _STAGE_ZONES.get(zone, (1,))
         if t.get("position") == "center" or t.get("slot") and t.get("position") == "center":
             slots = (1,)
@@ -362,8 +364,15 @@ def _count_sel(t: Mapping[str, Any]) -> Sel:
 
 def condition(e: Effect) -> Cond:
     """A condition → ``(state, ctx) -> bool``. A condition that can never hold in a goldfish game
-    raises :class:`Skip`; one the engine cannot read raises :class:`Unsupported`."""
+    raises :class:`Skip`; one the engine cannot read raises :class:`Unsupported`. ``params.not``
+    negates it."""
     p = dict(e.params)
+    if p.get("not") is True:
+        try:
+            inner = condition(Effect(e.kind, {k: v for k, v in p.items() if k != "not"}))
+        except Skip:
+            return lambda st, ctx: True  # never holds, so its negation always does
+        return lambda st, ctx: not inner(st, ctx)
     k = e.kind
     if k == "level":
         op = _CMP.get(p.get("cmp", ">="))
@@ -400,9 +409,9 @@ def condition(e: Effect) -> Cond:
         if zone == "stage" and not p.get("position"):
             return lambda st, ctx: ctx.source_slot(st) is not None
         if zone == "front_row" and not p.get("position"):
-            return lambda st, ctx: (ctx.source_slot(st) or 9) <= 2
+            return lambda st, ctx: ctx.source_slot(st) in (0, 1, 2)
         if zone == "back_row" and not p.get("position"):
-            return lambda st, ctx: (ctx.source_slot(st) or 0) >= 3
+            return lambda st, ctx: ctx.source_slot(st) in (3, 4)
         if zone == "front_row" and p.get("position") in ("center", "left", "right"):
             want = {"left": 0, "center": 1, "right": 2}[p["position"]]
             return lambda st, ctx: ctx.source_slot(st) == want
@@ -814,9 +823,13 @@ def _eff_to_deck(p: Mapping[str, Any]) -> Built:
     who = t.get("who", "you")
     if p.get("player") == "opponent" and who == "you":
         raise Unsupported("the goldfish chooses your cards")
+    if p.get("player") == "opponent" and t.get("who") is None:
+        who = "opponent"
     if src == "waiting_room" and who == "opponent" and to == "top":
         n = amount(p, "count")
         return Built(lambda st, ctx: st.fx_opp_waiting_to_top(n(st, ctx)), 0.5, "to_deck")
+    if src == "waiting_room" and who == "opponent" and to == "deck" and t.get("all"):
+        return Built(lambda st, ctx: st.fx_opp_waiting_to_deck(), 0.5, "to_deck")
     if src == "waiting_room" and t.get("all") and who in ("you", "both") and to == "deck":
         both = who == "both"
         return Built(lambda st, ctx: st.fx_waiting_to_deck(both), 0.0, "to_deck")
@@ -952,6 +965,12 @@ def _eff_choose(p: Mapping[str, Any]) -> Built:
 
 def _eff_grant(p: Mapping[str, Any], card: CardRecord) -> Built:
     nested = p.get("abilities") or []
+    if _grants_encore(p):
+        # 『【自】アンコール[…]』 given for a while: it can matter when a character leaves the stage
+        # by an effect during your turn (the goldfish never makes one leave on its own turn)
+        costs = tuple(cost_of(c) for c in Ability.from_dict(nested[0]).cost)
+        sel = _soul_target(p.get("target"))
+        return Built(lambda st, ctx: st.fx_grant_encore(ctx, sel, costs), 0.3, "grant_ability")
     reasons = []
     for d in nested:
         a = Ability.from_dict(d)
@@ -1508,6 +1527,15 @@ def _that_character(e: Effect, prev: Any, text: str) -> Effect:
     return e
 
 
+def _choice_of(t: Mapping[str, Any]) -> Sel | None:
+    """Your characters a target chooses (``None``: not a choice of your characters)."""
+    try:
+        sel = selection(t)
+    except (Skip, Unsupported):
+        return None
+    return sel if sel.zone == "stage" and not sel.all else None
+
+
 def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysis:
     if a.kind == "counter":
         raise Skip(NO_COUNTER)
@@ -1524,6 +1552,9 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
     if not a.effects:
         if a.keywords and all(k.startswith("icon:") for k in a.keywords):
             return Analysis(PLAYED, TRIGGER_ICON)
+        if a.conditions and all(c.kind == "play_requirement" for c in a.conditions) and not a.trigger:
+            return Analysis(PLAYED, "", Program(card.code, index, "play_req", a.text, where="hand",
+                                                conds=tuple(play_requirement(c) for c in a.conditions)))
         raise Unsupported("an ability without an effect the compiler read")
     if kinds == ["encore"]:
         if a.trigger is None or a.trigger.kind != "leaves_stage":
@@ -1573,7 +1604,8 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
     executed: set[str] = set()
     dependent = any((e.params or {}).get("then") or (e.params or {}).get("if") or
                     (e.params or {}).get("per") == {"ref": "those", "kind": "climax"} for e in a.effects[1:])
-    skipped_choice: str | None = None
+    skipped_choice: str | None = None  # the reason the last choosing effect chose nothing
+    pending_choice: Sel | None = None  # your characters a skipped effect (a power change) chose
     prev_target: Any = None
     for e in a.effects:
         e = _that_character(e, prev_target, a.text)
@@ -1589,10 +1621,17 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
         except Skip as s:
             reasons.append(s.reason)
             if isinstance(t, Mapping) and not refers:
-                skipped_choice = s.reason
+                if s.reason in (NO_OPP_CHARS, NO_BATTLE, RESTRICTION, OPP_NEVER_PLAYS):
+                    skipped_choice, pending_choice = s.reason, None
+                else:  # the effect does nothing but its choice stands (a later "そのキャラ")
+                    skipped_choice, pending_choice = None, _choice_of(t)
             continue
         if isinstance(t, Mapping) and not refers:
-            skipped_choice = None
+            skipped_choice = pending_choice = None
+        if refers and pending_choice is not None:
+            chosen = pending_choice
+            steps.append(lambda st, ctx, sel=chosen: st.fx_choose(ctx, sel))
+            pending_choice = None
         steps.append(b.step)
         gain += b.gain
         soul += b.soul

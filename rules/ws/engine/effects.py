@@ -625,6 +625,28 @@ class AbilityRuntime:
                 return self._level_up_me() if dest == "clock" and len(self.clock) >= 7 else None
         return None
 
+    def fx_choose(self: WSState, ctx: Ctx, sel: Sel) -> None:
+        """Choose one of your characters for a later effect ("そのキャラ"): as a soul boost would."""
+        slots = self._soul_targets(sel, ctx)
+        ctx.that = self.stage[slots[0]] if slots else None
+
+    def fx_grant_encore(self: WSState, ctx: Ctx, sel: Sel, costs: tuple) -> None:
+        """『【自】アンコール[…]』 given until the end of the turn to the source or chosen characters
+        (Decision: a grant lasting to the end of the goldfish's next turn ends with yours — your
+        characters never leave the stage on the goldfish's turn)."""
+        if sel.ref == "this":
+            slots = [s] if (s := ctx.source_slot(self)) is not None else []
+        elif sel.ref == "that":
+            slots = [i for i in range(5) if ctx.that is not None and self.stage[i] is ctx.that][:1]
+        else:
+            slots = sel.stage_slots(self, ctx) if sel.all else self._soul_targets(sel, ctx)
+        for s in slots:
+            self.granted = [*self.granted, (self.stage[s], s, costs)]
+
+    def fx_opp_waiting_to_deck(self: WSState) -> None:
+        self.odeck[:0] = self.owaiting
+        self.owaiting = []
+
     def fx_reveal_hand(self: WSState, ctx: Ctx, opponent: bool) -> None:
         ctx.those = list(self.ohand if opponent else self.hand)
         ctx.that = ctx.those[-1] if ctx.those else None
@@ -769,7 +791,7 @@ class AbilityRuntime:
         if not chosen:
             ctx.done = False
             return
-        that_slot = ctx.slot if pos == "that_slot" else None
+        that_slot = ctx.slot if pos == "this_slot" else None  # チェンジ: the slot this card left
         for c in chosen:
             if src == "deck":
                 self._take_from_deck(c)

@@ -188,6 +188,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     encore_ctx: Ctx | None = None
     delayed: list[tuple[str, Any, Ctx]] = []  # noqa: RUF012 - effects waiting for a later step, replaced
     omemory: list[CardRecord] = []  # noqa: RUF012 - the goldfish's cards removed from the game, replaced
+    granted: list[tuple] = []  # noqa: RUF012 - encores given this turn: (card, slot, costs), replaced
     cmods = 0  # changes of the clock other than appends and top removals (colors cache)
     _ckey: tuple | None = None
     _colors: set[str] = set()  # noqa: RUF012
@@ -780,6 +781,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.power_bonus = self.soul_bonus = 0
         if hooks:
             self.slot_soul[:] = (0,) * 5
+            if self.granted:
+                self.granted = []
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
             self._discard(code, self.waiting)
@@ -939,7 +942,8 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             yield from self.fire("leave", card, slot)  # type: ignore[arg-type]
         if occupied_after or self.stage[slot] is not None or not any(c is card for c in self.waiting):
             return
-        self.encores = self._encore_costs(card, slot) if "encore" in self.hooks or "cont" in self.hooks else []
+        self.encores = self._encore_costs(card, slot) if (
+            "encore" in self.hooks or "cont" in self.hooks or self.granted) else []
         ctx = self.encore_ctx = Ctx(card, slot)  # type: ignore[arg-type]
         payable = [i for i, p in enumerate(self.encores) if all(c.can(self, ctx) for c in p.cost)]
         if len(self.stock) < ENCORE_COST and not payable:
@@ -972,6 +976,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         progs = self.progs_of(card)
         if progs is not None:
             out.extend(progs.encore)
+        for c, s, costs in self.granted:
+            if c is card and s == slot:
+                out.append(Program(card.code, -1, "encore", "", cost=costs))
         self.stage[slot] = card  # look back: conditions read the stage as it was
         try:
             for s in range(5):
