@@ -335,21 +335,18 @@ def catalog_compile(*, game: str, batch_size: int = 2000) -> CompileReport:
     for start in range(0, len(ids), batch_size):
         rows = (Card.objects.filter(pk__in=ids[start:start + batch_size])
                 .annotate(abilities_text=Cast("abilities", TextField())).values_list(*columns))
-        changed: list[Card] = []
-        facets_changed: list[Card] = []
+        changed: list[Derived] = []
         for row in rows:
             record, coverage, compiled, kinds = _derived(dict(zip(names, row[1:-3], strict=True)))
             report.add(record, coverage)
             stored_kinds, stored_modelled, stored_text = row[-3] or [], row[-2], row[-1] or "[]"
             same_abilities = stored_text in compiled.stored_forms or json.loads(stored_text) == compiled.json
             if not (same_abilities and kinds == stored_kinds and coverage.modelled == stored_modelled):
-                card = Card(pk=row[0], abilities=compiled.json, effect_kinds=kinds, modelled=coverage.modelled)
-                changed.append(card)
-                if kinds != stored_kinds:
-                    facets_changed.append(card)
+                changed.append(Derived(row[0], compiled.stored_forms[-1], kinds, coverage.modelled,
+                                       kinds != stored_kinds))
         if changed:
             with transaction.atomic():
-                derived_write(changed, facets_changed)
+                derived_write(changed)
         report.changed += len(changed)
     report.seconds, report.cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     if report.changed:
@@ -357,14 +354,39 @@ def catalog_compile(*, game: str, batch_size: int = 2000) -> CompileReport:
     return report
 
 
-def derived_write(cards: list[Card], facets_changed: list[Card]) -> None:
-    """Write the derived columns of ``cards`` and rebuild the ``effect_kinds`` facets of
-    ``facets_changed`` (in the caller's transaction)."""
-    from .models import DERIVED_FIELDS, CardFacet
-    from .services import _bulk_update_rows, _chunks, bulk_insert
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A card's new derived columns (``abilities`` as JSON text)."""
 
-    _bulk_update_rows(cards, list(DERIVED_FIELDS))
-    for chunk in _chunks([c.pk for c in facets_changed]):
-        CardFacet.objects.filter(card_id__in=chunk, facet=EFFECT_FACET).delete()
-    bulk_insert([CardFacet(card_id=c.pk, facet=EFFECT_FACET, value=k[:128])
-                 for c in facets_changed for k in dict.fromkeys(c.effect_kinds)], batch_size=2000)
+    pk: int
+    abilities: str
+    effect_kinds: list[str]
+    modelled: bool
+    kinds_changed: bool
+
+
+def derived_write(rows: list[Derived]) -> None:
+    """Write the derived columns of ``rows`` and rebuild the ``effect_kinds`` facets of those whose
+    kinds changed (in the caller's transaction): one prepared UPDATE and one INSERT run over all
+    rows (``executemany``), no model instances."""
+    from django.db import connection
+
+    from .models import Card, CardFacet
+    from .services import _chunks
+
+    qn = connection.ops.quote_name
+    card, facet = qn(Card._meta.db_table), qn(CardFacet._meta.db_table)
+    json_cell = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {card} SET {qn('abilities')} = {json_cell}, {qn('effect_kinds')} = {json_cell}, "
+            f"{qn('modelled')} = %s WHERE {qn(Card._meta.pk.column)} = %s",
+            [(r.abilities, json.dumps(r.effect_kinds, ensure_ascii=False), r.modelled, r.pk) for r in rows])
+        kinds = [r for r in rows if r.kinds_changed]
+        for chunk in _chunks([r.pk for r in kinds]):
+            CardFacet.objects.filter(card_id__in=chunk, facet=EFFECT_FACET).delete()
+        facets = [(r.pk, EFFECT_FACET, k[:128]) for r in kinds for k in dict.fromkeys(r.effect_kinds)]
+        if facets:
+            cursor.executemany(f"INSERT INTO {facet} ({qn(CardFacet._meta.get_field('card').column)}, "
+                               f"{qn('facet')}, {qn('value')}) "
+                               "VALUES (%s, %s, %s)", facets)
