@@ -291,6 +291,8 @@ class CompileReport:
             lines.append(f"cards fully compiled: {self.cards_fully_compiled:,} of {self.cards_with_text:,} cards with text "
                          f"({pct(self.cards_fully_compiled, self.cards_with_text)})")
             for ctype, row in sorted(self.by_type.items()):
+                if not row["instances"]:
+                    continue
                 lines.append(f"  {ctype:<12} {row['compiled']:,} of {row['instances']:,} instances "
                              f"({pct(row['compiled'], row['instances'])})")
         else:
