@@ -397,7 +397,75 @@ def test_dummy_climax_option_changes_the_cancel_rate():
 
 
 # -- the engine contract's hooks (tests/test_engine_contract.py) --------------------------------
-CONTRACT_CASES = [(f"{n}-climaxes", ws_deck(n), {}) for n in (0, 4, 8)] + [("dummy-16-climaxes", DECK, {"dummy_climaxes": 16})]
+# A deck of real cards whose printed abilities the engine plays (AlphaC2 / HOTC texts, © Bushiroad,
+# test data): climaxes that draw, charge stock and add soul, a burn combo, a brainstorm, searches,
+# heals, a change, an encore, a shift, a cannot-attack, a trigger on the goldfish's turn, an event.
+_ABILITY_CARDS = [
+    # (copies, code, type, level, cost, soul, colors, traits, triggers, text)
+    (4, "AB/W31-112", "climax", None, None, None, ("yellow",), (), ("soul", "soul"),
+     "【自】このカードが手札からクライマックス置場に置かれた時、あなたは1枚引き、自分のキャラを1枚選び、そのターン中、"
+     "パワーを+2000し、ソウルを+1。"),
+    (2, "AB/W11-074", "climax", None, None, None, ("yellow",), (), ("soul", "soul"),
+     "【自】このカードが手札からクライマックス置場に置かれた時、あなたは自分の山札の上から1枚を、ストック置場に置き、"
+     "自分のキャラすべてに、そのターン中、ソウルを+1。"),
+    (2, "AB/W11-024", "climax", None, None, None, ("yellow",), (), ("soul", "shot"),
+     "【永】あなたのキャラすべてに、パワーを+1000し、ソウルを+1。"),
+    (4, "AB/W11-002", "character", 3, 2, 2, ("yellow",), ("死",), ("soul",),
+     "【自】このカードが手札から舞台に置かれた時、あなたは自分のクロックの上から1枚を、控え室に置いてよい。"),
+    (4, "AB/W31-106", "character", 3, 2, 2, ("yellow",), ("死",), ("soul",),
+     "【自】[(1)]あなたのクライマックス置場に「いつかどこかで」が置かれた時、前列にこのカードがいるなら、あなたは"
+     "コストを払ってよい。そうしたら、あなたは自分の山札を見て《死》のキャラを1枚まで選び、舞台の好きな枠に置き、"
+     "その山札をシャッフルする。"),
+    (4, "FS/S03-089", "character", 0, 0, 1, ("yellow",), (), (),
+     "【起】集中[(1)]あなたは自分の山札の上から2枚をめくり、控え室に置く。それらのカードのクライマックス1枚につき、"
+     "あなたは1枚引く。"),
+    (4, "BD/W47-036", "character", 1, 0, 1, ("yellow",), ("死",), (),
+     "【自】このカードが手札から舞台に置かれた時、あなたは自分の山札を見て《死》のキャラを1枚まで選んで相手に見せ、"
+     "手札に加え、その山札をシャッフルする。"),
+    (4, "AB/W11-056", "character", 2, 1, 2, ("yellow",), ("死",), ("soul",),
+     "【自】[(1)]このカードがアタックした時、クライマックス置場に「舞い降りる天使」があるなら、あなたはコストを払って"
+     "よい。そうしたら、相手に1ダメージを与える。(ダメージキャンセルは発生する)"),
+    (4, "DC3/W18-082", "character", 1, 0, 1, ("yellow",), (), (),
+     "【自】チェンジ[(1)手札を1枚控え室に置き、このカードを思い出にする]あなたのアンコールステップの始めに、"
+     "このカードが【レスト】しているなら、あなたはコストを払ってよい。そうしたら、あなたは自分の控え室のレベル2以下の"
+     "「AB/W11-056」を1枚選び、このカードがいた枠に置く。"),
+    (4, "RG/W10-107", "character", 1, 0, 1, ("yellow",), (), (),
+     "【自】アンコール[(2)](このカードが舞台から控え室に置かれた時、あなたはコストを払ってよい。そうしたら、"
+     "このカードがいた枠に【レスト】して置く)"),
+    (3, "GC/S16-106", "character", 1, 0, 1, ("yellow",), (), (),
+     "【自】【クロック】シフトレベル1(あなたのメインフェイズの始めに、あなたは自分の手札の黄のカードを1枚と"
+     "クロック置場のこのカードを選び、入れ替えてよい)"),
+    (3, "DC/W23-043", "character", 0, 0, 1, ("yellow",), (), (), "【永】このカードはダイレクトアタックできない。"),
+    (4, "AOT/S50-007", "character", 0, 0, 1, ("yellow",), (), (),
+     "【自】相手のターン中、あなたの受けたダメージがキャンセルされなかった時、前列にこのカードがいるなら、あなたは"
+     "自分の山札を上から1枚見て、山札の上か控え室に置く。"),
+    (2, "DC/W01-095", "event", 1, 1, None, ("yellow",), (), (),
+     "あなたは自分のクロックを2枚まで選び、控え室に置く。このカードを思い出にする。"),
+    (2, "DC/WE08-65", "event", 0, 0, None, ("yellow",), (), (),
+     "あなたは自分の《死》のキャラを1枚選び、そのターン中、パワーを+2000し、ソウルを+2。ターンの終わりに、そのキャラを"
+     "思い出にする。"),
+]
+
+
+_NAMES = {"AB/W11-024": "舞い降りる天使", "AB/W31-112": "いつかどこかで"}
+
+
+def ability_deck() -> Deck:
+    """50 real cards with played abilities (the texts above), for the contract suite."""
+    cards = []
+    for n, code, kind, level, cost, soul, colors, traits, triggers, text in _ABILITY_CARDS:
+        card = CardRecord(game="ws", code=code, name=_NAMES.get(code, code), card_type=kind,
+                          level=level, cost=cost, soul=soul, power=3000 if kind == "character" else None,
+                          colors=colors, traits=traits, triggers=triggers, text=text)
+        cards += [card] * n
+    assert len(cards) == 50
+    return Deck(game="ws", main=tuple(cards))
+
+
+ABILITY_DECK = ability_deck()
+CONTRACT_CASES = [(f"{n}-climaxes", ws_deck(n), {}) for n in (0, 4, 8)] + [
+    ("dummy-16-climaxes", DECK, {"dummy_climaxes": 16}), ("pure-goldfish", DECK, {"dummy_pressure": "off"}),
+    ("real-abilities", ABILITY_DECK, {}), ("real-abilities-pure", ABILITY_DECK, {"dummy_pressure": "off"})]
 
 
 def check_state(state: ws.WSState) -> None:

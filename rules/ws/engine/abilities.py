@@ -45,6 +45,8 @@ NO_CHOICE = gettext_noop("only orders cards the engine would not reorder")
 TRIGGER_ICON = gettext_noop("the trigger icon's reminder: the engine plays the icon")
 GOLDFISH_DECLINES = gettext_noop("the goldfish declines every optional action")
 
+# the share of climaxes in a deck (8 of 50): the pilot's expectation of "for each climax" effects
+CLIMAX_SHARE = 8 / 50
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge, "<=": operator.le, "==": operator.eq, ">": operator.gt, "<": operator.lt, "!=": operator.ne,
 }
@@ -738,7 +740,7 @@ def _eff_reveal(p: Mapping[str, Any]) -> Built:
 
 def _eff_brainstorm(p: Mapping[str, Any]) -> Built:
     n = amount(p, "count")
-    return Built(lambda st, ctx: st.fx_brainstorm(ctx, n(st, ctx)), -0.1, "brainstorm")
+    return Built(lambda st, ctx: st.fx_brainstorm(ctx, n(st, ctx)), 0.0, "brainstorm")
 
 
 def _eff_memory(p: Mapping[str, Any]) -> Built:
@@ -1161,7 +1163,8 @@ def cost_of(e: Effect) -> Cost:
     if k == "rest":
         t = p.get("target") or {}
         if t.get("ref") == "this":
-            return Cost("rest_this", lambda st, ctx: st.can_rest_this(ctx), lambda st, ctx: st.fx_rest_this(ctx), 0.3)
+            # (resting a back-row character costs nothing here; the pilot counts a front-row one's attack)
+            return Cost("rest_this", lambda st, ctx: st.can_rest_this(ctx), lambda st, ctx: st.fx_rest_this(ctx), 0.0)
         n = t.get("count", 1)
         if not isinstance(n, int):
             raise Unsupported(f"rest cost {dict(p)}")
@@ -1604,6 +1607,7 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
     executed: set[str] = set()
     dependent = any((e.params or {}).get("then") or (e.params or {}).get("if") or
                     (e.params or {}).get("per") == {"ref": "those", "kind": "climax"} for e in a.effects[1:])
+    flipped = 1  # cards a brainstorm / mill flipped (the pilot's estimate of "per climax" effects)
     skipped_choice: str | None = None  # the reason the last choosing effect chose nothing
     pending_choice: Sel | None = None  # your characters a skipped effect (a power change) chose
     prev_target: Any = None
@@ -1633,7 +1637,13 @@ def _analyse(a: Ability, card: CardRecord, index: int, granted: bool) -> Analysi
             steps.append(lambda st, ctx, sel=chosen: st.fx_choose(ctx, sel))
             pending_choice = None
         steps.append(b.step)
-        gain += b.gain
+        g = b.gain
+        if (e.params or {}).get("per") == {"ref": "those", "kind": "climax"} or (
+                (e.params or {}).get("x") or {}).get("ref") == "those":
+            g *= flipped * CLIMAX_SHARE  # the expected climaxes among the cards flipped before
+        if b.kind in ("brainstorm", "mill"):
+            flipped = (e.params or {}).get("count", 1) if isinstance((e.params or {}).get("count", 1), int) else 1
+        gain += g
         soul += b.soul
         executed.add(b.kind)
     if not steps:
