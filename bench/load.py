@@ -91,7 +91,8 @@ def prepare(db: str, cards: int) -> dict:
 
 def start_server(db: str, workers: int, threads: int, server: str = "asgi") -> subprocess.Popen:
     """gunicorn on 127.0.0.1:PORT: ``asgi`` is the production configuration (config/gunicorn.conf.py:
-    uvicorn workers, a connection pool per worker); ``gthread`` the earlier WSGI one (threads per worker)."""
+    uvicorn workers reading whole requests, Django in ``threads`` threads each); ``gthread`` the earlier
+    one (gunicorn's threads read the requests themselves)."""
     env = {**os.environ, "DATABASE_URL": db, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
            "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_ALLOWED_HOSTS": HOST,
            "API_THROTTLE_ANON": "100000000/minute", "API_THROTTLE_USER": "100000000/minute",
@@ -103,6 +104,7 @@ def start_server(db: str, workers: int, threads: int, server: str = "asgi") -> s
             raise SystemExit(f"{HOST}:{PORT} is in use; choose another --port")
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     if server == "asgi":
+        env["GUNICORN_THREADS"] = str(threads)
         cmd = [gunicorn, "-c", "config/gunicorn.conf.py", "-b", f"{HOST}:{PORT}", "-w", str(workers),
                "--log-level", "warning", "--keep-alive", "75"]
     else:
@@ -201,7 +203,7 @@ def main() -> None:
     ap.add_argument("--users", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=3)
-    ap.add_argument("--threads", type=int, default=8, help="threads per worker (--server gthread only)")
+    ap.add_argument("--threads", type=int, default=8, help="Django threads per worker")
     ap.add_argument("--server", choices=["asgi", "gthread"], default="asgi",
                     help="asgi: the production configuration (config/gunicorn.conf.py); gthread: the earlier one")
     ap.add_argument("--max-requests", type=int, default=200_000)
@@ -228,7 +230,7 @@ def main() -> None:
     total = len(everything)
     print(f"machine: {platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"{data['cards']} cards; gunicorn {args.workers} workers "
-          f"({'uvicorn, config/gunicorn.conf.py' if args.server == 'asgi' else f'gthread x {args.threads} threads'}); "
+          f"({'uvicorn, config/gunicorn.conf.py' if args.server == 'asgi' else 'gthread'}) x {args.threads} threads; "
           f"{args.users} users, think time {args.think:g}s, for {res['wall']:.1f}s")
     print(f"{'kind':10} {'requests':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for kind in ("search", "card", "validate", "deck", "cardpage", "public"):

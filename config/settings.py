@@ -94,9 +94,8 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
-# A PostgreSQL connection pool (psycopg_pool) per server process, for the ASGI server where each request
-# runs in a thread of its own (config/gunicorn.conf.py sets DATABASE_POOL_MAX): persistent connections
-# are per thread and would be opened anew for every request.
+# An optional PostgreSQL connection pool (psycopg_pool) per server process (DATABASE_POOL_MAX); the
+# production server's request threads keep their connections anyway (config/asgi.py).
 _POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "0"))
 if _POOL_MAX and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
