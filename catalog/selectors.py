@@ -100,6 +100,7 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     # The games the query is restricted to (card_rows_counted walks each game's index on its own);
     # a Query attribute, so it survives the clones that filters and slices make.
     qs.query.search_games = compiled.games if game is None else (game,)
+    qs.query.search_regex = compiled.uses_regex
     if compiled.code_words and not compiled.order:
         # a bare card code (AB/W11-002, ab-w11-002): the card with exactly that code first
         from django.db.models import Case, IntegerField, Value, When
@@ -163,6 +164,8 @@ def card_rows(queryset: QuerySet[Card], fields: Sequence[str]) -> list[dict[str,
 _ID_SELECT = re.compile(r'SELECT "catalog_card"\."id"(?: AS "id")? FROM "catalog_card"')
 # Matches up to which a page is sorted from the matches themselves; past it the order's index is walked.
 SORT_BOUND = 3000
+# ... lower when every match is checked by a regular expression (the check costs more than a walk's row).
+REGEX_SORT_BOUND = 1000
 _PAGE_TAIL = re.compile(r"^(?P<where>(?: WHERE .*)?) ORDER BY (?P<order>.*?) LIMIT \d+(?: OFFSET \d+)?$", re.S)
 _PLACEHOLDER = re.compile(r"%[%s]")
 
@@ -202,12 +205,13 @@ def _walk_by_game(page_sql_parts: tuple[str, str, str], params: tuple[tuple[Any,
 
 def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, offset: int, limit: int,
                       cap: int, fields: Sequence[str] = (), games: Sequence[str] | None = None,
-                      ) -> tuple[str, tuple[Any, ...]] | None:
+                      bound: int = SORT_BOUND) -> tuple[str, tuple[Any, ...]] | None:
     """One statement for the count (up to ``cap``) and the page; None when ``page_sql`` is not the
     expected ``SELECT … FROM catalog_card [WHERE …] ORDER BY … LIMIT …``.
 
-    The matches are found once, in any order, up to ``SORT_BOUND + 1`` (id and the sort columns
-    only); the count comes from them. Up to ``SORT_BOUND`` matches the page is sorted from them —
+    The matches are found once, in any order, up to ``bound + 1`` (id and the sort columns only;
+    ``SORT_BOUND``, or ``REGEX_SORT_BOUND`` for a /regex/); the count comes from them. Up to
+    ``bound`` matches the page is sorted from them —
     the planner can no longer walk the name index past thousands of rows that do not match (it
     assumes the matches are spread evenly over the order, and a search for Japanese text finds
     cards whose names all sort after the Latin ones). Past it the page query runs as written: the
@@ -227,14 +231,14 @@ def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, o
                              if c != "id")
     sql = (
         f'WITH m AS MATERIALIZED (SELECT "catalog_card"."id"{", " + sort_columns if sort_columns else ""} '
-        f'FROM "catalog_card"{where} LIMIT {SORT_BOUND + 1}), '
+        f'FROM "catalog_card"{where} LIMIT {max(bound + 1, cap)}), '
         "n AS (SELECT COUNT(*) AS n FROM m) "
         "SELECT LEAST(n, %s)::int, NULL::text FROM n "
         "UNION ALL (SELECT NULL, {row} FROM ("
         f'{prefix} WHERE "catalog_card"."id" IN (SELECT "catalog_card"."id" FROM m AS "catalog_card" '
         f"ORDER BY {order} LIMIT {limit} OFFSET {offset}) ORDER BY {order}"
-        f") t WHERE (SELECT n FROM n) <= {SORT_BOUND}) "
-        f"UNION ALL (SELECT NULL, {{row}} FROM ({{walk}}) t WHERE (SELECT n FROM n) > {SORT_BOUND})"
+        f") t WHERE (SELECT n FROM n) <= {bound}) "
+        f"UNION ALL (SELECT NULL, {{row}} FROM ({{walk}}) t WHERE (SELECT n FROM n) > {bound})"
     )
     walk, walk_params = page_sql, params
     if games and len(games) > 1 and fields:
@@ -265,7 +269,9 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
     try:
         page_sql, page_params = _select_sql(queryset[offset: offset + limit], columns)
         counted = _counted_page_sql(page_sql, page_params, columns, offset=offset, limit=limit, cap=cap,
-                                    fields=fields, games=getattr(queryset.query, "search_games", None))
+                                    fields=fields, games=getattr(queryset.query, "search_games", None),
+                                    bound=REGEX_SORT_BOUND if getattr(queryset.query, "search_regex", False)
+                                    else SORT_BOUND)
         if counted is None:  # pragma: no cover - an unexpected shape: the count, then the page
             count_sql, count_params = _select_sql(queryset.order_by()[:cap], "1")
             counted = (f"SELECT COUNT(*), NULL::text FROM ({count_sql}) c UNION ALL "

@@ -343,7 +343,7 @@ def test_postgres_api_page_and_count_in_one_statement(cards, client):
 
     Card.objects.bulk_create([Card(game="pc", code=f"ZZ-{i:04d}", name=f"Aardvark {i:04d}", card_type="event",
                                    colors=["red"], cost=1) for i in range(1500)])
-    for q in ["《音楽》", "结弦", "c:red", "", "o:あなた", "ab/w11", "game:pc order:cost dir:desc"]:
+    for q in ["《音楽》", "结弦", "c:red", "", "o:あなた", "ab/w11", "game:pc order:cost dir:desc", "o:/dr.w/"]:
         qs = card_search(q=q)
         for offset in (0, 10, 1000):
             n, rows = card_rows_counted(qs, CARD_API_FIELDS, offset=offset, limit=11, cap=1001, timeout=5)
