@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -180,6 +181,11 @@ def _select_sql(queryset: QuerySet[Card], columns: str) -> tuple[str, tuple[Any,
     return f"SELECT {columns} FROM \"catalog_card\"{sql[head.end():]}", params
 
 
+@lru_cache(maxsize=8)
+def _column_list(fields: tuple[str, ...]) -> str:
+    return ", ".join(f'"catalog_card"."{f}"' for f in fields)
+
+
 def _placeholders(sql: str) -> int:
     return sum(1 for m in _PLACEHOLDER.finditer(sql) if m.group() == "%s")
 
@@ -264,8 +270,7 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
 
     from config.dbtimeout import is_timeout
 
-    qn = connection.ops.quote_name
-    columns = ", ".join(f'"catalog_card".{qn(f)}' for f in fields)
+    columns = _column_list(tuple(fields))
     try:
         page_sql, page_params = _select_sql(queryset[offset: offset + limit], columns)
         counted = _counted_page_sql(page_sql, page_params, columns, offset=offset, limit=limit, cap=cap,
