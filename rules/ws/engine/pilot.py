@@ -134,10 +134,23 @@ class GreedyPilot(ScriptedPilot):
             best, best_score = c, sc
         if best is None:
             return None
+        if "no_attack" in state.hooks and best.code in state.codes_by_hook.get("no_attack", ()):
+            # a character that may not attack (it cannot direct-attack...) goes to the back row only
+            for b in (3, 4):
+                if stage[b] is None:
+                    return ("play", best.code, b)
+            return None
         for s in FRONT:
             if stage[s] is None:
                 return ("play", best.code, s)
-        # front row full: make room for a strictly better character
+        # front row full: make room for a strictly better character (or one that can attack)
+        if "no_attack" in state.hooks:
+            blocked = [s for s in FRONT if state.restricted(s, "no_attack")]
+            if blocked:
+                for b in (3, 4):
+                    if stage[b] is None and not state.entered[blocked[0]]:
+                        return ("move", blocked[0], b)
+                return ("play", best.code, blocked[0])
         weakest = min(FRONT, key=lambda s: (char_score(stage[s]), s))  # type: ignore[arg-type]
         if char_score(best)[0] > (stage[weakest].soul or 0) or (  # type: ignore[union-attr]
             char_score(best)[0] == (stage[weakest].soul or 0)  # type: ignore[union-attr]
