@@ -182,7 +182,8 @@ def _find(out: Typeahead, game: str, query: str, page: int, per_page: int) -> Ty
         where = _("at character %(pos)s") % {"pos": exc.position + 1} if exc.position is not None else ""
         out.error = f"{exc.message} ({where})" if where else exc.message
         return out
-    if not out.cards and page == 1 and len(query) >= SUGGEST_FROM:
+    # close names for a name typo (no digits: a word with digits is a code being typed), close codes for a code
+    if not out.cards and page == 1 and len(query) >= SUGGEST_FROM and (out.is_code or not any(c.isdigit() for c in query)):
         try:
             out.suggestions = (code_suggestions(game=game, text=query) if out.is_code
                                else card_suggest(q=query, game=game))
