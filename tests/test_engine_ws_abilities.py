@@ -894,3 +894,13 @@ def test_power_choice_then_that_character_to_stock():
     drive(state, state.run_delayed("end:turn"))
     assert state.stage[0] is None and state.stock == [hero]
     assert ws.GreedyPilot.worth(state, state.progs_of(KOROKKE).get("event")[0]) < 0
+
+
+def test_the_importer_stores_a_dash_as_no_text():
+    """AlphaC2 writes "-" for a vanilla card (901 records): it is stored as no text (issue 15, item 6)."""
+    from catalog.importers.ws_jsonl import convert
+
+    card, _, _ = convert({"ID": "AB-W31-036", "Type": "CHARACTER", "Name": "静かな佇まい", "Colour": "YELLOW",
+                          "Level": 0, "Cost": 0, "Power": 3000, "Soul": 1, "Trigger": [], "Trait": [],
+                          "Ability": "-"}, {})
+    assert card is not None and card["text"] == ""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import games as g
+from rules.abilities import is_vanilla_text
 
 from . import ImportProblem, ImportRecord, register
 from . import normalize as n
@@ -113,6 +114,8 @@ def convert(data: dict[str, Any], traits: dict[str, str]) -> tuple[dict[str, Any
     trait_list, trait_problems = map_traits(data.get("Trait"), traits)
     problems += trait_problems
     text = n.nfkc(data.get("Ability"))
+    if is_vanilla_text(text):  # the source writes "-" for a card without text: stored as no text
+        text = ""
     card: dict[str, Any] = {
         "game": g.WS,
         "code": code,
