@@ -832,9 +832,12 @@ class AbilityRuntime:
     def cont_soul(self: WSState, slot: int) -> int:
         """The soul continuous abilities give the character in ``slot`` now (stage, climax, clock
         top, memory)."""
+        sources = self.cont_sources()
+        if not sources:
+            return 0
         total = 0
         card = self.stage[slot]
-        for src, s, prog in self.cont_sources():
+        for src, s, prog in sources:
             target = prog.target
             if target is None:
                 continue

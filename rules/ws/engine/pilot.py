@@ -96,9 +96,11 @@ class GreedyPilot(ScriptedPilot):
             if ev is not None:
                 return ev
         if "act" in state.hooks:
-            act = self._act(state)
-            if act is not None:
-                return act
+            acts, progs = state.codes_by_hook["act"], state.progs
+            if any(c is not None and (c.code in acts or c.code not in progs) for c in state.stage):
+                act = self._act(state)
+                if act is not None:
+                    return act
         return ("end",)
 
     def _character(self, state: WSState) -> tuple | None:
@@ -145,16 +147,20 @@ class GreedyPilot(ScriptedPilot):
                 return ("play", best.code, s)
         # front row full: make room for a strictly better character (or one that can attack)
         if "no_attack" in state.hooks:
-            blocked = [s for s in FRONT if state.restricted(s, "no_attack")]
+            flagged = state.codes_by_hook["no_attack"]
+            blocked = [s for s in FRONT if stage[s].code in flagged and state.restricted(s, "no_attack")]  # type: ignore[union-attr]
             if blocked:
                 for b in (3, 4):
                     if stage[b] is None and not state.entered[blocked[0]]:
                         return ("move", blocked[0], b)
                 return ("play", best.code, blocked[0])
-        weakest = min(FRONT, key=lambda s: (char_score(stage[s]), s))  # type: ignore[arg-type]
-        if char_score(best)[0] > (stage[weakest].soul or 0) or (  # type: ignore[union-attr]
-            char_score(best)[0] == (stage[weakest].soul or 0)  # type: ignore[union-attr]
-            and (best.level or 0) > (stage[weakest].level or 0) + 1  # type: ignore[union-attr]
+        scores = state.scores
+        weakest = min(FRONT, key=lambda s: (scores.get(stage[s].code) or char_score(stage[s]), s))  # type: ignore[union-attr,arg-type]
+        best_soul = best.soul or 0
+        weak = stage[weakest]
+        if best_soul > (weak.soul or 0) or (  # type: ignore[union-attr]
+            best_soul == (weak.soul or 0)  # type: ignore[union-attr]
+            and (best.level or 0) > (weak.level or 0) + 1  # type: ignore[union-attr]
         ):
             for b in (3, 4):
                 if stage[b] is None:

@@ -246,6 +246,12 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             return card_programs(card)
         return p  # type: ignore[return-value]
 
+    def has_program(self, hook: str, card: CardRecord) -> bool:
+        """Whether ``card`` may have a program for ``hook`` (a card from outside the deck, in
+        scenario tests, is looked up)."""
+        code = card.code
+        return code in self.codes_by_hook.get(hook, ()) or code not in self.progs
+
     def bonus_of(self, card: CardRecord) -> tuple[int, int]:
         b = self.bonus.get(card.code)
         return climax_bonus(card) if b is None else b
@@ -818,14 +824,22 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         stage = self.stage
         st = self.stage_state
         if self.hooks and "no_attack" in self.hooks:
-            return bool(self._attackers())
+            flagged = self.codes_by_hook["no_attack"]
+            for s in FRONT:
+                c = stage[s]
+                if c is not None and st[s] == STAND and (c.code not in flagged or not self.restricted(s, "no_attack")):
+                    return True
+            return False
         return ((stage[0] is not None and st[0] == STAND) or (stage[1] is not None and st[1] == STAND)
                 or (stage[2] is not None and st[2] == STAND))
 
     def _attackers(self) -> list[int]:
-        out = [s for s in FRONT if self.stage[s] is not None and self.stage_state[s] == STAND]
+        stage = self.stage
+        out = [s for s in FRONT if stage[s] is not None and self.stage_state[s] == STAND]
         if out and "no_attack" in self.hooks:
-            out = [s for s in out if not self.restricted(s, "no_attack")]
+            flagged = self.codes_by_hook["no_attack"]
+            out = [s for s in out if stage[s].code not in flagged  # type: ignore[union-attr]
+                   or not self.restricted(s, "no_attack")]
         return out
 
     def _pay(self, n: int) -> None:
@@ -859,7 +873,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.stage_state[slot] = STAND
         self.entered[slot] = True
         self.slot_soul[slot] = 0
-        if self.progs.get(code, _MISSING) is not None:
+        if self.has_program("placed", card):
             yield from self.fire("placed", card, slot, how="hand")
         if "other_placed" in self.hooks:
             yield from self.fire_stage("other_placed", card, slot, how="hand")
@@ -938,7 +952,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.waiting.append(card)  # type: ignore[arg-type]
         if self.log is not None:
             self.say("me", "waiting", "waiting", card=self.name(card.code), why=why)  # type: ignore[union-attr]
-        if "leave" in self.hooks:
+        if "leave" in self.hooks and self.has_program("leave", card):  # type: ignore[arg-type]
             yield from self.fire("leave", card, slot)  # type: ignore[arg-type]
         if occupied_after or self.stage[slot] is not None or not any(c is card for c in self.waiting):
             return
@@ -1031,7 +1045,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                      power=self.power_of(slot), soul=self.soul_of(slot))
         if hooks:
             self.attacking = slot
-            if "attack" in hooks and self.progs.get(attacker.code, _MISSING) is not None:
+            if "attack" in hooks and self.has_program("attack", attacker):
                 yield from self.fire("attack", attacker, slot)
             if "other_attack" in hooks:
                 yield from self.fire_stage("other_attack", attacker, slot)
@@ -1152,7 +1166,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                     self.slot_soul[s] = 0
                     if log is not None:
                         self.say("me", "trigger", "standby", card=self.name(choice[1]), slot=SLOTS[s])
-                    if self.progs.get(got.code, _MISSING) is not None:
+                    if self.has_program("placed", got):
                         yield from self.fire("placed", got, s, how="waiting_room")
 
     def _damage(self, amount: int, what: str = "damage") -> int:
