@@ -24,7 +24,7 @@ def get(client, url, **params):
 def test_search_page_list_and_grid(client, cards):
     response, html = get(client, reverse("card-search"), q="game:ws")
     assert response.status_code == 200
-    assert '<table class="card-list">' in html and "3 cards" in html
+    assert '<table class="card-list stack">' in html and "3 cards" in html
     assert 'href="/cards/ws/TST/W01-001/"' in html
     assert 'role="search"' in html and '<label for="search-q">' in html
     assert "view=grid" in html
