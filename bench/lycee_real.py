@@ -7,7 +7,9 @@ The data records neither a card's work (title) nor its brand; a card is *known* 
 when its own construction restriction (構築制限) confines the deck to that work. The deck is made
 of such cards only: the work with the most cards that can form a legal 60-card deck together (no
 restriction of one of them broken by the others: ``rules.lycee.construction``), four copies each
-(a card's own copy limit when lower), in card-number order.
+(a card's own copy limit when lower), in card-number order — leaving out, as a deck builder
+would, the characters that cannot enter play by themselves (``※…以外で登場できない``, or one that
+removes itself when it enters other than by another card's effect).
 """
 from __future__ import annotations
 
@@ -51,11 +53,15 @@ def _walk(rule: dict[str, Any]):
 
 def title_candidates() -> dict[str, list[tuple[CardRecord, tuple[str, ...] | None]]]:
     """For each work: its cards whose restriction is that work alone, or that work and one
-    attribute (``(card, attribute or None)``)."""
+    attribute (``(card, attribute or None)``); characters that cannot enter play by themselves left
+    out."""
     from rules.lycee.construction import card_restriction
+    from rules.lycee.engine import info_of
 
     out: dict[str, list[tuple[CardRecord, tuple[str, ...] | None]]] = defaultdict(list)
     for card in lycee_records():
+        if card.card_type == "character" and (info_of(card).enter_only_by or info_of(card).self_exiles):
+            continue
         r = card_restriction(card)
         if r is None or r.rule is None or not r.parsed:
             continue

@@ -81,6 +81,7 @@ def fresh(hand=(), field=None, opp_field=None, deck_size: int = 30, odeck: int =
     state.odeck = odeck
     state.went_first = False
     state.turn = turn - 1
+    state.rescan()  # the cards put in by hand count for what the engine and the pilot look for
     return state
 
 

@@ -14,7 +14,14 @@ import random
 
 from rules.cards import CardRecord
 from rules.lycee import engine as lycee
-from rules.lycee.engine.payment import can_pay_mana, find_payment
+from rules.lycee.engine.payment import (
+    can_pay_mana,
+    find_payment,
+    needs_of,
+    pays_without,
+    single_payment,
+    split_mana,
+)
 
 ATTRS = ("snow", "moon", "flower", "space", "sun")
 
@@ -78,9 +85,9 @@ def _subset_pays(need: dict[str, int], total: int, manas: list[tuple[int, tuple[
     return False
 
 
-def _random_hand(rng: random.Random, n: int) -> list[tuple[int, tuple[str, ...]]]:
+def _random_hand(rng: random.Random, n: int, single: bool = False) -> list[tuple[int, tuple[str, ...]]]:
     hand = []
-    multi = 0
+    multi = 3 if single else 0  # single: one attribute per card
     for _ in range(n):
         r = rng.random()
         if r < 0.08:
@@ -107,7 +114,7 @@ def test_payments_match_brute_force_over_every_subset():
     checked = paid = 0
     for case in range(400):
         n = 1 + case % 9  # hands of 1..9 cards
-        manas = _random_hand(rng, n)
+        manas = _random_hand(rng, n, single=case % 2 == 1)
         cost = _random_cost(rng)
         need = {a: k for a, k in cost.items() if a != "star"}
         total = sum(cost.values())
@@ -128,6 +135,12 @@ def test_payments_match_brute_force_over_every_subset():
                         best, best_weight = subset, weight
         got = find_payment(cost, [None] * n, order, skip, manas)  # type: ignore[list-item]
         assert got == (tuple(sorted(best)) if best is not None else None), (cost, manas, order, skip, got, best)
+        if all(len(attrs) == 1 for _, attrs in manas):  # the engine's path for such hands
+            assert single_payment(*needs_of(tuple(cost.items())), manas, order, skip) == got
+        if skip >= 0:  # first-playable's check: the hand without the card played pays
+            singles, multi = split_mana(manas)
+            enough = sum(ex for ex, _ in manas) - manas[skip][0] >= total
+            assert (enough and pays_without(need, singles, multi, manas, skip)) == (best is not None)
         if got:
             paid += 1
             for j in got:  # minimal: no card of it can be left out

@@ -24,7 +24,7 @@ from rules.engine.core import gettext_noop
 
 from ..cardmatch import matches
 from .abilities import Cond, Op, Program, Target
-from .field import NEIGHBOURS, Char
+from .field import NEIGHBOURS, NO_USES, NONE, Char
 from .info import ALL_SLOTS, SLOTS, cost_of, info_of
 
 if TYPE_CHECKING:
@@ -155,6 +155,8 @@ class EffectsMixin:
     def _note_use(self: LyceeState, prog: Program, c: Char | None) -> None:
         if prog.per_turn:
             if c is not None and c.card.code == prog.code:
+                if c.uses is NO_USES:
+                    c.uses = {}
                 c.uses[prog.index] = c.uses.get(prog.index, 0) + 1
             else:
                 key = (prog.code, prog.index)
@@ -337,6 +339,8 @@ class EffectsMixin:
             for c in self._targets(op.target, ctx, True) if op.target is not None else []:
                 room = (c.info.charge_cap or op.n) - len(c.charge)
                 n = min(op.n, room, len(self.deck))
+                if n > 0 and c.charge is NONE:
+                    c.charge = []
                 for _ in range(n):
                     c.charge.append(self.deck.pop())
                     done = True
@@ -592,10 +596,16 @@ class EffectsMixin:
         if c is None:
             for s in ALL_SLOTS:
                 if self.areas[s] is ctx.card:
+                    if self.area_under is None:
+                        self.area_under = [[] for _ in ALL_SLOTS]
                     return self.area_under[s]
             return None
         if c.item is not None and ctx.card is c.item and c is ctx.char:
+            if c.item_under is NONE:
+                c.item_under = []
             return c.item_under
+        if c.under is NONE:
+            c.under = []
         return c.under
 
     def _to_dest(self: LyceeState, cards: list[CardRecord], dest: str) -> None:

@@ -38,6 +38,11 @@ def battle_result(att_ap: int, att_dp: int, def_ap: int, def_dp: int,
     return att_down, def_down
 
 
+# shared empty containers a new character starts with (never written: replaced on first write)
+NONE: list = []
+NO_USES: dict = {}
+
+
 class Char:
     """A character on the field."""
 
@@ -60,12 +65,13 @@ class Char:
         self.names = info.names
         self.dmg_lasting = 0  # DMG changes it gained ("を得る": they stay while it is on the field)
         self.aggressive = info.aggressive  # printed, or gained
-        self.charge: list[CardRecord] = []  # its charge (cards under it, from the top of my deck)
-        self.uses: dict[int, int] = {}  # its abilities used this turn (ability index -> times)
+        # (the containers below start as shared empty ones and are replaced when first written)
+        self.charge: list[CardRecord] = NONE  # its charge (cards under it, from the top of my deck)
+        self.uses: dict[int, int] = NO_USES  # its abilities used this turn (ability index -> times)
         self.skip_wakeup = False  # it does not wake up at my next wake-up
         self.bonus_ops: tuple = ()  # [ボーナス] abilities it gained (tuples of abilities.Op)
-        self.under: list[CardRecord] = []  # cards put under it (このキャラの下)
-        self.item_under: list[CardRecord] = []  # cards put under its item (このアイテムの下)
+        self.under: list[CardRecord] = NONE  # cards put under it (このキャラの下)
+        self.item_under: list[CardRecord] = NONE  # cards put under its item (このアイテムの下)
 
 
 def stat_mods(card: CardRecord | None) -> tuple[int, int, int, int]:

@@ -41,7 +41,7 @@ class CardInfo:
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
-        "convert_cost", "self_exiles",
+        "convert_cost", "self_exiles", "deploy_mask",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -94,6 +94,9 @@ class CardInfo:
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
+        # the slots the pilot deploys it to: never one when it removes itself on entering, never the
+        # attack row when it deals no damage
+        self.deploy_mask = 0 if self.self_exiles else (mask if self.damage > 0 else mask & 0b111000)
         # the pilot's deploy scores: into an AF slot, into DF to step up later, as a filler
         self.attack_score = 20.0 + 2 * self.damage + (5.0 if self.aggressive else 0.0)
         self.step_score = 10.0 + self.damage

@@ -11,9 +11,10 @@ exactly: single-attribute cards are summed, then the multi-attribute cards are t
 attribute needs still open (a small search over "what is still needed" states).
 
 ``find_payment`` is exact (it pays whenever some subset of the hand pays) and minimal (no card of
-it can be left out): it starts from every card and leaves out cards from the most valuable to the
-least while the rest still pays, so the payment avoids the most valuable cards first. Both are
-proven against brute force over every subset of hands up to 9 cards (tests/test_engine_lycee.py).
+it can be left out): it takes the shortest run of the least valuable cards that pays, then leaves
+out cards from the most valuable to the least while the rest still pays, so the payment avoids the
+most valuable cards first (the paying set with the least sum of 2^rank). Both are proven against
+brute force over every subset of hands up to 9 cards (tests/test_lycee_payment.py).
 """
 from __future__ import annotations
 
@@ -47,6 +48,49 @@ def _needs(cost: Mapping[str, int]) -> tuple[dict[str, int], int]:
             if a != STAR:
                 need[a] = n
     return need, total
+
+
+_NEEDS: dict[tuple, tuple[dict[str, int], int]] = {}
+
+
+def needs_of(cost_key: tuple) -> tuple[dict[str, int], int]:
+    """``_needs`` of a cost given as its items (memoised: costs repeat; do not modify the result)."""
+    hit = _NEEDS.get(cost_key)
+    if hit is None:
+        if len(_NEEDS) > 10_000:
+            _NEEDS.clear()
+        hit = _NEEDS[cost_key] = _needs(dict(cost_key))
+    return hit
+
+
+def split_mana(mana: Sequence[Mana]) -> tuple[dict[str, int], list[int]]:
+    """(EX of the single-attribute cards per attribute, indices of the multi-attribute cards)."""
+    singles: dict[str, int] = {}
+    multi: list[int] = []
+    for i, (ex, attrs) in enumerate(mana):
+        if len(attrs) == 1:
+            singles[attrs[0]] = singles.get(attrs[0], 0) + ex
+        elif ex:
+            multi.append(i)
+    return singles, multi
+
+
+def pays_without(need: Mapping[str, int], singles: Mapping[str, int], multi: Sequence[int], mana: Sequence[Mana],
+                 skip: int) -> bool:
+    """Whether the hand ``mana`` without card ``skip`` covers the attribute symbols ``need``
+    (``singles`` / ``multi``: ``split_mana(mana)``; the EX in all is the caller's check)."""
+    ex, attrs = mana[skip]
+    own = attrs[0] if len(attrs) == 1 else None
+    left = None
+    for a, n in need.items():
+        rest = n - singles.get(a, 0) + (ex if a == own else 0)
+        if rest > 0:
+            if left is None:
+                left = {}
+            left[a] = rest
+    if left is None:
+        return True
+    return cover(left, [mana[j] for j in multi if j != skip])
 
 
 def can_pay_mana(cost: Mapping[str, int], manas: Sequence[Mana]) -> bool:
@@ -83,10 +127,10 @@ def _pays(need: Mapping[str, int], total: int, manas: Sequence[Mana]) -> bool:
         return True
     if multi is None:
         return False
-    return _cover(left, multi)
+    return cover(left, multi)
 
 
-def _cover(left: Mapping[str, int], multi: Sequence[Mana]) -> bool:
+def cover(left: Mapping[str, int], multi: Sequence[Mana]) -> bool:
     """Whether the multi-attribute cards can be given attributes covering ``left`` (all > 0)."""
     keys = tuple(left)
     # every card may serve only the open attributes it has; one that serves none is dropped
@@ -139,40 +183,153 @@ def find_payment(cost: Mapping[str, int], hand: Sequence[CardRecord], order: Seq
 
 def minimal_payment(need: Mapping[str, int], total: int, mana: Sequence[Mana], order: Sequence[int],
                     skip: int = -1) -> tuple[int, ...] | None:
-    """``find_payment`` with the cost as (attribute needs, total) and the hand as mana."""
-    kept = [i for i in order if i != skip and mana[i][0]]
+    """``find_payment`` with the cost as (attribute needs, total) and the hand as mana.
+
+    The best payment (the least sum of 2^rank, rank = place in ``order``) lies within the shortest
+    prefix of ``order`` that pays (its most valuable card is the least valuable one any payment
+    needs), so the prefix is grown until it pays, then its cards are left out from the most
+    valuable while the rest still pays. What the kept cards pay is tracked as their EX in all, the
+    EX of the single-attribute ones per attribute and the multi-attribute ones, so a step is O(1)
+    unless attribute symbols are left to multi-attribute cards (``cover``)."""
+    kept: list[int] = []
     have = 0
-    multi = False
     pool: dict[str, int] = {}
-    for i in kept:
-        ex, attrs = mana[i]
+    multi: list[int] = []
+    short = len(need)  # attribute symbols the single cards still miss (need holds positive counts)
+    paid = False
+    stale = True  # the coverage by multi-attribute cards has not been checked since the last change
+    for i in order:
+        if i == skip:
+            continue
+        m = mana[i]
+        ex = m[0]
+        if not ex:
+            continue
+        kept.append(i)
         have += ex
+        attrs = m[1]
         if len(attrs) == 1:
-            pool[attrs[0]] = pool.get(attrs[0], 0) + ex
+            a = attrs[0]
+            before = pool.get(a, 0)
+            pool[a] = before + ex
+            n = need.get(a, 0)
+            if before < n <= before + ex:
+                short -= 1
+            # (a card of an attribute no symbol needs changes nothing but the total)
+            changed = n > before or stale
         else:
-            multi = True
-    if have < total:
+            multi.append(i)
+            changed = True
+        if have >= total:
+            if not short:
+                paid = True
+                break
+            if multi and changed:
+                if _open_covered(need, pool, [mana[j] for j in multi]):
+                    paid = True
+                    break
+                stale = False  # checked: only a card that changes the coverage can make it pay
+        else:
+            stale = True
+    if not paid:
         return None
     if not multi:
-        # one attribute each: a card can be left out when the rest still reaches the total and
-        # still covers its attribute's symbols
-        for a, n in need.items():
-            if pool.get(a, 0) < n:
-                return None
         out = []
-        for i in reversed(kept):  # the most valuable first
+        for k in range(len(kept) - 1, -1, -1):  # the most valuable first
+            if have <= total:  # no card can go any more: every EX is at least 1
+                out.extend(kept[: k + 1])
+                break
+            i = kept[k]
             ex, (a,) = mana[i]
-            if have - ex >= total and pool.get(a, 0) - ex >= need.get(a, 0):
+            if have - ex >= total and pool[a] - ex >= need.get(a, 0):
                 have -= ex
                 pool[a] -= ex
             else:
                 out.append(i)
         return tuple(sorted(out))
-    if not _pays(need, total, [mana[i] for i in kept]):
-        return None
-    chosen = kept
+    chosen = set(kept)
     for i in reversed(kept):
-        trial = [j for j in chosen if j != i]
-        if _pays(need, total, [mana[j] for j in trial]):
-            chosen = trial
+        ex, attrs = mana[i]
+        if have - ex < total:
+            continue
+        if len(attrs) == 1:
+            a = attrs[0]
+            pool[a] -= ex
+            # still feasible when its attribute's symbols stay covered by single cards (the open
+            # needs do not change); otherwise the multi-attribute cards must cover them
+            if pool[a] >= need.get(a, 0) or _open_covered(need, pool, [mana[j] for j in multi]):
+                have -= ex
+                chosen.discard(i)
+            else:
+                pool[a] += ex
+        else:
+            rest = [j for j in multi if j != i]
+            if _open_covered(need, pool, [mana[j] for j in rest]):
+                have -= ex
+                chosen.discard(i)
+                multi = rest
     return tuple(sorted(chosen))
+
+
+def single_payment(need: Mapping[str, int], total: int, mana: Sequence[Mana], order: Sequence[int],
+                   skip: int = -1) -> tuple[int, ...] | None:
+    """``minimal_payment`` for a hand whose cards all have one attribute (the common case): only
+    the EX in all and the EX of the attributes a symbol needs are tracked."""
+    have = 0
+    pool = dict.fromkeys(need, 0)
+    short = len(need)  # attribute symbols still missing
+    end = -1
+    for k, i in enumerate(order):
+        if i == skip:
+            continue
+        ex, attrs = mana[i]
+        if not ex:
+            continue
+        have += ex
+        a = attrs[0]
+        if a in pool:
+            before = pool[a]
+            pool[a] = before + ex
+            if before < need[a] <= before + ex:
+                short -= 1
+        if have >= total and not short:
+            end = k
+            break
+    if end < 0:
+        return None
+    out = []
+    for k in range(end, -1, -1):  # the most valuable first
+        i = order[k]
+        if i == skip:
+            continue
+        ex, attrs = mana[i]
+        if not ex:
+            continue
+        if have <= total:  # no card can go any more (every EX is at least 1): the rest stays
+            out.append(i)
+            continue
+        if have - ex >= total:
+            a = attrs[0]
+            if a not in pool:
+                have -= ex
+                continue
+            if pool[a] - ex >= need[a]:
+                have -= ex
+                pool[a] -= ex
+                continue
+        out.append(i)
+    out.sort()
+    return tuple(out)
+
+
+def _open_covered(need: Mapping[str, int], pool: Mapping[str, int], multi: Sequence[Mana]) -> bool:
+    """Whether the attribute needs the single-attribute cards (``pool``) leave open can be covered
+    by the multi-attribute cards."""
+    left = None
+    for a, n in need.items():
+        rest = n - pool.get(a, 0)
+        if rest > 0:
+            if left is None:
+                left = {}
+            left[a] = rest
+    return left is None or cover(left, multi)

@@ -60,7 +60,9 @@ class GreedyPilot(ScriptedPilot):
         """A move, deploy or event worth making now, or ``None``."""
         field = state.field
         turn = state.turn
-        # 1. step up: a standing DF character that may attack moves into an empty AF slot
+        # 1. step up: a standing DF character that may attack moves into an empty AF slot; Touch:
+        # one that deals more damage than the standing front-row one of its column swaps with it
+        touch = state.pilot_flags[0]
         for s in (3, 4, 5):
             c = field[s]
             if c is None or not c.standing or c.moved or not (c.entered < turn or c.info.aggressive):
@@ -69,18 +71,13 @@ class GreedyPilot(ScriptedPilot):
                 for to in (s - 3, 0, 1, 2):
                     if field[to] is None and state.move_keyword(s, to) is not None:
                         return ("move", s, to)
-        # 1b. Touch: a standing back-row character that may attack and deals more damage than the
-        # standing front-row one of its column swaps places with it
-        for s in (3, 4, 5):
-            c = field[s]
-            o = field[s - 3]
-            if (c is None or o is None or not c.standing or not o.standing
-                    or not (c.entered < turn or c.info.aggressive) or c.dmg <= o.dmg):
-                continue
-            if state.touch_partner(s) is not None:
-                return ("touch", s)
-            if state.touch_partner(s - 3) is not None:
-                return ("touch", s - 3)
+            if touch:
+                o = field[s - 3]
+                if o is not None and o.standing and c.dmg > o.dmg:
+                    if state.touch_partner(s) is not None:
+                        return ("touch", s)
+                    if state.touch_partner(s - 3) is not None:
+                        return ("touch", s - 3)
         # 2. deploy the best character (AF first)
         hand = state.hand
         names, free, free_mask = state.field_view()
@@ -104,11 +101,7 @@ class GreedyPilot(ScriptedPilot):
                 else:
                     if not (af_free or surplus > 0 or up):
                         continue
-                    if info.self_exiles:
-                        continue  # it would leave again at once (「…の効果以外で登場したとき、このキャラを除外する」)
-                    m = info.mask & free_mask
-                    if info.damage <= 0:
-                        m &= 0b111000  # it deals no damage: never into the attack row
+                    m = info.deploy_mask & free_mask  # (no damage: never the attack row; CardInfo)
                     if not m or not names.isdisjoint(info.own):
                         continue
                     slot = LOWEST_SLOT[m]  # the first free slot it may enter
@@ -129,8 +122,11 @@ class GreedyPilot(ScriptedPilot):
                 for score, _, slot, info in candidates:
                     if score < 10.0 and info.min_pay + 1 > surplus:
                         continue  # (skips the search) it would take more cards than the hand limit discards
-                    cost = info.convert_cost if info.conversion else info.cost
-                    pay = state._payment(cost, tuple(cost.items()), info.code, order) if cost else ()
+                    if info.conversion:
+                        cost = info.convert_cost
+                        pay = state._payment(cost, tuple(cost.items()), info.code, order) if cost else ()
+                    else:
+                        pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
                     card = info.card
@@ -147,7 +143,8 @@ class GreedyPilot(ScriptedPilot):
             return best
         # 2b. Escape (free) a front-row character that deals no damage when a character in hand
         # that does could take its slot and is paid for
-        for s in (0, 1, 2):
+        _, escape, engage, events, declarations = state.pilot_flags
+        for s in (0, 1, 2) if escape else ():
             c = field[s]
             if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
                 continue
@@ -158,22 +155,25 @@ class GreedyPilot(ScriptedPilot):
                     return ("escape", s)
         # 2c. Engage: a character that deals more damage enters onto a weaker one of mine (its
         # engage abilities add their worth) when no empty slot takes it
-        if "engage" in state.deck_hooks or any(info.engage for info in infos):
+        if engage:
             play = self._engage(state, infos)
             if play is not None:
                 return play
         # 3. events whose modelled effects gain more than the cards they cost
         for info in infos:
             gain = info.event_gain
-            progs = info.plan.get("event")
-            if progs:
-                gain += sum(program_value(state, p, None) for p in progs)
-            if gain > 0:
+            if events:
+                progs = info.plan.get("event")
+                if progs:
+                    gain += sum(program_value(state, p, None) for p in progs)
+                    if gain <= 0:
+                        continue
+            if gain:
                 pay = state.payment_for(info.cost, info.code)
                 if pay is not None and gain > len(pay):
                     return ("event", info.code)
         # 4. declared abilities worth more than they cost; items and areas for what they do
-        if state.deck_hooks:
+        if declarations:
             play = self._declaration(state)
             if play is not None:
                 return play

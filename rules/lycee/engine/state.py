@@ -28,23 +28,51 @@ from ..cardmatch import matches
 from .abilities import Program
 from .effects import EffectsMixin
 from .events import GAME
-from .field import NEIGHBOURS, Char, battle_result, moves, stat_mods
-from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STAR, STEP_KEYWORDS, CardInfo, info_of
-from .payment import can_pay_mana, find_payment
+from .field import NEIGHBOURS, NO_USES, NONE, Char, battle_result, moves, stat_mods
+from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STEP_KEYWORDS, CardInfo, info_of
+from .payment import minimal_payment, needs_of, pays_without, single_payment, split_mana
 
 HAND_LIMIT = 7
 
 
-def _build_deck_hooks(deck: Deck) -> frozenset[str]:
-    found: set[str] = set()
+def _deck_info(deck: Deck) -> tuple[frozenset[str], bool, tuple[bool, ...]]:
+    """(hooks, continuous DMG, pilot flags) of a deck (see ``_set_hooks``)."""
+    hooks, keywords = _build_deck_hooks(deck)
+    return hooks, "cont" in hooks, _pilot_flags(hooks, keywords)
+
+
+def _pilot_flags(hooks: frozenset[str], keywords: frozenset[str]) -> tuple[bool, ...]:
+    """What the pilot need look for at all: (Touch, Escape, Engage, events with programs, declared
+    abilities / items / areas with programs)."""
+    return ("touch" in keywords, "escape" in keywords, "engage" in keywords, "event" in hooks,
+            bool(hooks & {"act", "hand_act", "dust_act", "equipped", "placed", "cont"}))
+
+
+def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
+    """(the hooks of the deck's programs, the basic abilities of its cards: Touch, Escape and
+    Engage are what the pilot looks for)."""
+    hooks: set[str] = set()
+    keywords: set[str] = set()
     for zone in (deck.main, *deck.zones.values()):
         for c in zone:
-            found.update(info_of(c).plan.by_hook)
-    return frozenset(found)
+            info = info_of(c)
+            hooks.update(info.plan.by_hook)
+            keywords.update(c.keywords)
+            if info.engage:
+                keywords.add("engage")
+            if info.flags and "touch" in info.flags:
+                keywords.add("touch")
+    return frozenset(hooks), frozenset(keywords)
 
 
-# every hook some card of a deck has programs for, per deck object
-_deck_hooks = DeckCache(_build_deck_hooks).get
+# every hook some card of a deck has programs for (and the flags that follow), per deck object
+_deck_hooks = DeckCache(_deck_info).get
+
+
+_BIT = tuple(1 << s for s in range(6))
+
+
+_PLAY_VERBS = frozenset({"deploy", "convert", "engage", "item", "area", "event"})
 
 
 def slot_name(slot: int) -> str:
@@ -83,9 +111,9 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.taxing: tuple[int, str] = (-1, "")
         self.removed: list[CardRecord] = []  # my cards removed from the game (除外)
         self.piles: dict[str, list[CardRecord]] = {}  # my named piles (「X」置き場)
-        self.area_under: list[list[CardRecord]] = [[] for _ in range(6)]  # cards under my areas
+        self.area_under: list[list[CardRecord]] | None = None  # cards under my areas (made when used)
         # every hook some card of the deck has programs for (most decks: none; checks skip early)
-        self.deck_hooks = _deck_hooks(deck)
+        self.deck_hooks, self.has_cont, self.pilot_flags = _deck_hooks(deck)
         self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
         self.turn_uses: dict[tuple[str, int], int] = {}  # this turn's uses of items', areas', hand cards' abilities
         self.in_my_turn = False
@@ -96,6 +124,16 @@ class LyceeState(EffectsMixin, GoldfishState):
         # reuse work done at the same version; attacks into an empty field change neither)
         self.version = 0
         self._memo: dict[Any, Any] = {}
+
+    def rescan(self) -> None:
+        """Scenario tests that put cards into zones by hand call this (after setting them): the
+        hooks and pilot flags are computed from the deck once, and now cover every card in play."""
+        cards = [*self.deck, *self.hand, *self.dust, *(c.card for c in self.field if c is not None),
+                 *(c.item for c in self.field if c is not None and c.item is not None)]
+        hooks, keywords = _build_deck_hooks(Deck(game=GAME, main=tuple(cards)))
+        hooks |= self.deck_hooks
+        self.deck_hooks, self.has_cont, self.pilot_flags = hooks, "cont" in hooks, _pilot_flags(hooks, keywords)
+        self.version += 1
 
     # -- helpers -------------------------------------------------------------------------------
     def _draw(self, n: int, why: str = "draw", when: str = "") -> None:
@@ -130,7 +168,7 @@ class LyceeState(EffectsMixin, GoldfishState):
                 "field": [card for c in self.field if c is not None for card in (c.card, c.item) if card is not None],
                 "charge": [card for c in self.field if c is not None for card in c.charge],
                 "under": [card for c in self.field if c is not None for card in (*c.under, *c.item_under)]
-                + [card for pile in self.area_under for card in pile],
+                + [card for pile in self.area_under or () for card in pile],
                 "piles": [card for pile in self.piles.values() for card in pile],
                 "areas": [a for a in self.areas if a is not None],
                 # my items on the dummy's characters and my areas on its slots
@@ -159,12 +197,15 @@ class LyceeState(EffectsMixin, GoldfishState):
             memo["v"] = self.version
         view = memo.get("field")
         if view is None:
-            field = self.field
-            names = {n for c in field if c is not None for n in c.names}
-            free = [s for s in ALL_SLOTS if field[s] is None]
+            names: set[str] = set()
+            free = []
             mask = 0
-            for s in free:
-                mask |= 1 << s
+            for s, c in enumerate(self.field):
+                if c is None:
+                    free.append(s)
+                    mask |= _BIT[s]
+                else:
+                    names.update(c.names)
             view = memo["field"] = (names, free, mask)
         return view
 
@@ -188,19 +229,23 @@ class LyceeState(EffectsMixin, GoldfishState):
         view = memo.get("hand")
         if view is None:
             get = CARD_INFO.get
-            infos = [get(c) or info_of(c) for c in self.hand]
+            infos = []
+            mana = []
             pool: dict[str, int] | None = {}
             total = 0
-            for info in infos:
-                a = info.attr1
-                if a is None:  # several attributes
-                    pool = None
-                    total = sum(info.ex for info in infos)
-                    break
+            for c in self.hand:
+                info = get(c) or info_of(c)
+                infos.append(info)
+                mana.append(info.mana)
                 ex = info.ex
-                pool[a] = pool.get(a, 0) + ex
                 total += ex
-            view = memo["hand"] = (infos, [info.mana for info in infos], pool, total)
+                if pool is not None:
+                    a = info.attr1
+                    if a is None:  # several attributes
+                        pool = None
+                    else:
+                        pool[a] = pool.get(a, 0) + ex
+            view = memo["hand"] = (infos, mana, pool, total)
         return view
 
     def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
@@ -251,7 +296,6 @@ class LyceeState(EffectsMixin, GoldfishState):
             return memo[key]
         if order is None:
             order = self.hand_order()
-        hand = self.hand
         infos, mana, pool, avail = self.hand_view()
         skip = -1
         if skip_code:
@@ -266,22 +310,28 @@ class LyceeState(EffectsMixin, GoldfishState):
                 skip_ex, (skip_attr,) = mana[skip]
             else:
                 skip_ex, skip_attr = 0, ""
-            total = 0
+            need, total = needs_of(cost_key)
             short = False
-            for a, n in cost_key:
-                if n > 0:
-                    total += n
-                    if a != STAR and pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < n:
-                        short = True
+            for a in need:
+                if pool.get(a, 0) - (skip_ex if a == skip_attr else 0) < need[a]:
+                    short = True
+                    break
             if total <= 0:
                 pay = ()
             elif short or avail - skip_ex < total:
                 pay = None
             else:
-                pay = find_payment(cost, hand, order, skip, mana)
+                pay = single_payment(need, total, mana, order, skip)
             memo[key] = pay
             return pay
-        memo[key] = pay = find_payment(cost, hand, order, skip, mana)
+        need, total = needs_of(cost_key)
+        if total <= 0:
+            pay = ()
+        elif avail - (mana[skip][0] if skip >= 0 else 0) < total:
+            pay = None  # not enough EX in all
+        else:
+            pay = minimal_payment(need, total, mana, order, skip)
+        memo[key] = pay
         return pay
 
     # -- the game ------------------------------------------------------------------------------
@@ -317,7 +367,8 @@ class LyceeState(EffectsMixin, GoldfishState):
         for c in self.ofield:
             if c is not None:
                 c.standing = True
-        if self._hooked("opp_turn_start"):
+        hooks = self.deck_hooks
+        if hooks and self._hooked("opp_turn_start"):
             self._fire_field("opp_turn_start")
         n = min(1 if first else 2, self.odeck)
         self.odeck -= n
@@ -327,7 +378,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         if self.ohand > HAND_LIMIT:
             self.odust += self.ohand - HAND_LIMIT
             self.ohand = HAND_LIMIT
-        if self._hooked("opp_turn_end"):
+        if hooks and self._hooked("opp_turn_end"):
             self._fire_field("opp_turn_end")
 
     def _hooked(self, hook: str) -> bool:
@@ -344,13 +395,15 @@ class LyceeState(EffectsMixin, GoldfishState):
         turn = self._new_turn()
         log = self.log
         field = self.field
+        hooks = self.deck_hooks  # empty for most decks: every hook check below is skipped
         self.in_my_turn = True
         if log is not None:
             self.say("me", "turn", "turn", turn=turn)
-        if self.turn_uses:
-            self.turn_uses = {}
-        if self._hooked("turn_start"):
-            self._fire_field("turn_start")
+        if hooks:
+            if self.turn_uses:
+                self.turn_uses = {}
+            if self._hooked("turn_start"):
+                self._fire_field("turn_start")
         # taxes, before the start phase
         no_wakeup: set[int] = set()
         for c in field:
@@ -361,11 +414,13 @@ class LyceeState(EffectsMixin, GoldfishState):
         for s, c in enumerate(field):
             if c is not None:
                 c.moved = c.touched = c.supported = False
-                if c.uses:
-                    c.uses = {}
-                if c.skip_wakeup:
-                    c.skip_wakeup = False
-                elif s not in no_wakeup:
+                if hooks:
+                    if c.uses:
+                        c.uses = NO_USES
+                    if c.skip_wakeup:
+                        c.skip_wakeup = False
+                        continue
+                if s not in no_wakeup:
                     c.standing = True
         self._draw(1 if turn == 1 and self.went_first else 2)
         # main
@@ -379,9 +434,16 @@ class LyceeState(EffectsMixin, GoldfishState):
             if verb == "end":
                 break
             if verb == "attack":
-                yield from self._attack(choice[1], choice[2])
+                if not hooks:
+                    self._plain_attack(choice[1], choice[2])
+                elif "act" in hooks:
+                    yield from self._attack(choice[1], choice[2])
+                else:  # no declared ability in the deck: no battle window (no generator)
+                    self._battle(choice[1], choice[2])
                 continue
-            if verb == "escape":
+            if verb in _PLAY_VERBS:
+                self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
+            elif verb == "escape":
                 self._escape(choice[1])
             elif verb == "touch":
                 self._touch(choice[1])
@@ -399,20 +461,19 @@ class LyceeState(EffectsMixin, GoldfishState):
                 self.counters["moves"] += 1
                 if log is not None:
                     self.say("me", "move", "move", card=c.card.name, slot=SLOTS[a], slot2=SLOTS[b])
-            elif verb in ("use", "item_use", "hand", "dust"):
+            else:  # use, item_use, hand, dust
                 self._declare(choice)
-            else:
-                self._play(verb, choice[1], choice[2] if len(choice) > 2 else -1)
             self.version += 1  # after the play: its payment was memoised at the version it was chosen
         # end: turn-end abilities, hand limit, temporary changes end
-        if self._hooked("turn_end"):
+        if hooks and self._hooked("turn_end"):
             self._fire_field("turn_end")
         while len(self.hand) > HAND_LIMIT:
             _, code = yield "discard"
             self._discard(code, self.dust)
-        for s, c in enumerate(field):
-            if c is not None:
-                self._recompute(c, s)
+        if hooks:  # (without printed abilities nothing changes AP/DP/SP/DMG until the end of a turn)
+            for s, c in enumerate(field):
+                if c is not None:
+                    self._recompute(c, s)
         self.in_my_turn = False
 
     def declarable(self) -> list[tuple]:
@@ -504,6 +565,8 @@ class LyceeState(EffectsMixin, GoldfishState):
         the hand pays its cost). Codes already recorded are not checked again."""
         fp = self.first_playable
         infos, mana, pool, total = self.hand_view()
+        singles: dict[str, int] | None = None
+        multi: list[int] = []
         names: set[str] | None = None
         seen: set[str] = set()
         for i, info in enumerate(infos):
@@ -532,17 +595,23 @@ class LyceeState(EffectsMixin, GoldfishState):
                 else:
                     if total - ex - info.specific >= info.star:
                         fp[code] = turn
-            elif can_pay_mana(cost, mana[:i] + mana[i + 1:]):
-                fp[code] = turn
+            elif total - info.ex >= info.specific + info.star:
+                # several attributes in the hand: the single-attribute cards' EX per attribute once,
+                # then each card without its own share; the multi-attribute cards cover what is left
+                if singles is None:
+                    singles, multi = split_mana(mana)
+                if pays_without(needs_of(info.cost_key)[0], singles, multi, mana, i):
+                    fp[code] = turn
 
     def _has_target(self, card: CardRecord, names: set[str], free: list[int]) -> bool:
         t = card.card_type
         if t == "character":
             return bool(self.deploy_slots(card, names, free))
         if t == "item":
-            return any(c is not None and c.item is None for c in (*self.field, *self.ofield))
+            return (any(c is not None and c.item is None for c in self.field)
+                    or any(c is not None and c.item is None for c in self.ofield))
         if t == "area":
-            return any(a is None for a in (*self.areas, *self.oareas))
+            return None in self.areas or None in self.oareas
         return t == "event"
 
     def deploy_slots(self, card: CardRecord, names: set[str] | None = None, free: list[int] | None = None) -> list[int]:
@@ -622,13 +691,19 @@ class LyceeState(EffectsMixin, GoldfishState):
         the keyword's cost paid). (the other slot, the payment), or ``None``."""
         field = self.field
         c = field[slot]
-        if c is None or not c.standing or c.touched or "touch" not in c.card.keywords:
+        if c is None or not c.standing or c.touched:
+            return None
+        flags = c.info.flags
+        if "touch" in c.card.keywords:
+            cost = c.card.keyword_costs.get("touch")
+        elif flags and "touch" in flags:  # Overture's [オーダーチェンジ] (abilities.py)
+            cost = flags["touch"]
+        else:
             return None
         other = slot + 3 if slot < 3 else slot - 3
         o = field[other]
         if o is None or not o.standing:
             return None
-        cost = c.card.keyword_costs.get("touch")
         pay = self.payment_for(cost) if cost else ()
         return None if pay is None else (other, pay)
 
@@ -653,10 +728,13 @@ class LyceeState(EffectsMixin, GoldfishState):
         """Printed values plus its item and the area of its slot and the DMG it gained (temporary
         changes dropped). ``slot`` 6..11 is the dummy's slot ``slot - 6``."""
         info = c.info
-        area = self.areas[slot] if slot < 6 else self.oareas[slot - 6]
-        if c.item is None and area is None:
-            c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage + c.dmg_lasting
-            return
+        if c.item is None:
+            area = self.areas[slot] if slot < 6 else self.oareas[slot - 6]
+            if area is None:
+                c.ap, c.dp, c.sp, c.dmg = info.ap, info.dp, info.sp, info.damage + c.dmg_lasting
+                return
+        else:
+            area = self.areas[slot] if slot < 6 else self.oareas[slot - 6]
         iap, idp, isp, idmg = stat_mods(c.item)
         aap, adp, asp, admg = stat_mods(area)
         c.ap = info.ap + iap + aap
@@ -675,7 +753,7 @@ class LyceeState(EffectsMixin, GoldfishState):
 
     def _play(self, verb: str, code: str, slot: int) -> None:
         card = next(c for c in self.hand if c.code == code)
-        info = info_of(card)
+        info = CARD_INFO.get(card) or info_of(card)
         cost = info.convert_cost if verb == "convert" else info.cost
         pay = self.payment_for(cost, code)
         paid = self._pay(pay or ())
@@ -705,7 +783,13 @@ class LyceeState(EffectsMixin, GoldfishState):
             if log is not None:
                 self.say("me", verb if verb != "engage" else "deploy", verb if verb != "engage" else "deploy",
                          card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot], payment=text)
-            self._enter(card, slot, "hand", engage=verb == "engage")
+            if self.deck_hooks:
+                self._enter(card, slot, "hand", engage=verb == "engage")
+            else:  # nothing in the deck reacts to a character entering
+                c = Char(card, self.turn)
+                field[slot] = c
+                self._recompute(c, slot)
+                self.counters["deployed"] += 1
         elif verb == "item":  # on one of my characters, or (slot 6..11) one of the dummy's
             c = field[slot] if slot < 6 else self.ofield[slot - 6]
             c.item = card
@@ -804,12 +888,11 @@ class LyceeState(EffectsMixin, GoldfishState):
             self.dust.append(c.item)
         if c.charge:
             self.dust.extend(c.charge)
-            c.charge = []
+            c.charge = NONE
         if c.under or c.item_under:
             self.dust.extend(c.under)
             self.dust.extend(c.item_under)
-            c.under = []
-            c.item_under = []
+            c.under = c.item_under = NONE
         if self.log is not None:
             self.say("me", "leave", "leave_to" if to != "dust" else "leave", card=card.name, why=why, to=to)
         self._penalty(c)
@@ -875,8 +958,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.counters["attacks"] += 1
         self.in_battle = True
         self.battling = slot
-        by_hook = att.info.plan.by_hook
-        if "attack" in by_hook:
+        if "attack" in att.info.plan.by_hook:
             self._fire("attack", att)
         if self.battle_uses():
             while True:
@@ -888,6 +970,48 @@ class LyceeState(EffectsMixin, GoldfishState):
             self.in_battle = False
             self.battling = -1
             return
+        self._result(att, slot, column)
+
+    def _plain_attack(self, slot: int, column: int) -> None:
+        """An attack of a deck whose cards have no printed abilities the engine plays."""
+        att = self.field[slot]
+        self.counters["attacks"] += 1
+        defender = self.ofield[column + 3]
+        if defender is not None and defender.standing:
+            self._defended(att, slot, defender, column + 3, column)
+            return
+        att.standing = False
+        info = att.info
+        if info.by_dmg:
+            damage = att.dmg if att.dmg > 0 else 0
+            self.counters["damage_by_dmg"] += 1
+        else:
+            damage = info.ap
+            self.counters["damage_by_ap"] += 1
+        if self.log is not None:
+            self.say("me", "attack", "attack_dmg" if info.by_dmg else "attack", card=att.card.name,
+                     column="LCR"[column], count=min(damage, self.odeck), ap=damage, left=max(self.odeck - damage, 0))
+        if self.mill_opp(damage) and "deck_bonus" in att.card.keywords:
+            self._effects(att.card, "deck_bonus")
+
+    def _battle(self, slot: int, column: int) -> None:
+        """``_attack`` for a deck without declared abilities: no battle window."""
+        att = self.field[slot]
+        self.counters["attacks"] += 1
+        self.in_battle = True
+        self.battling = slot
+        if "attack" in att.info.plan.by_hook:
+            self._fire("attack", att)
+            if self.field[slot] is not att:
+                self.in_battle = False
+                self.battling = -1
+                return
+        self._result(att, slot, column)
+
+    def _result(self, att: Char, slot: int, column: int) -> None:
+        """The battle's result: deck damage when no defender stands in the column, else the
+        defended battle; then the abilities at its end."""
+        by_hook = att.info.plan.by_hook
         d_slot = column + 3
         defender = self.ofield[d_slot]
         if defender is None or not defender.standing:
@@ -896,7 +1020,7 @@ class LyceeState(EffectsMixin, GoldfishState):
             # deck damage: the printed DMG with its changes when the card prints DMG (GAMES.md §5
             # decision), else the printed AP (changes never count)
             if info.by_dmg:
-                dmg = att.dmg + self.cont_dmg(slot, att) if self._cont else att.dmg
+                dmg = att.dmg + self.cont_dmg(slot, att) if self.has_cont else att.dmg
                 damage = dmg if dmg > 0 else 0
                 self.counters["damage_by_dmg"] += 1
             else:
@@ -977,10 +1101,6 @@ class LyceeState(EffectsMixin, GoldfishState):
         return [s for s in (0, 1, 2) if field[s] is not None and field[s].standing
                 and (field[s].entered < turn or field[s].aggressive)]
 
-    @property
-    def _cont(self) -> bool:
-        """Whether a character of mine (or its item) has a continuous DMG ability."""
-        return self._hooked("cont")
 
     # -- options (the generic contract) --------------------------------------------------------
     def options_tax(self) -> list[tuple]:
