@@ -39,9 +39,7 @@ NO_OPP_STOCK = gettext_noop("the goldfish has no stock")
 STAGE_LEVEL = gettext_noop("a character's level on the stage matters only against opposing characters and effects")
 RESTRICTION = gettext_noop("restricts what opposing characters or the goldfish do, or side/front attacks: every "
                            "attack against the goldfish is direct")
-DECK_RULE = gettext_noop("a deck-construction rule: checked when the deck is built, not in a game")
-OPP_TURN = gettext_noop("acts on the goldfish's turn, when the goldfish's attacks have no characters")
-NO_CHOICE = gettext_noop("only orders cards the engine would not reorder")
+DECK_RULE = gettext_noop("a deck-construction rule: it applies when the deck is built, not in a game")
 TRIGGER_ICON = gettext_noop("the trigger icon's reminder: the engine plays the icon")
 GOLDFISH_DECLINES = gettext_noop("the goldfish declines every optional action")
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .state import WSState
 
 STAND, REST, REVERSED = 0, 1, 2
+# the destinations the event log names (playtest/i18n.py TERMS["dest"] translates them)
+_DEST_TERMS = {"waiting": "waiting room", "deck_top": "deck top", "deck_bottom": "deck bottom", "deck_deck": "deck"}
 _STATES = {"standing": STAND, "rested": REST, "reversed": REVERSED}
 
 
@@ -436,7 +438,7 @@ class AbilityRuntime:
             else:  # pragma: no cover - the compiled abilities name no other destination
                 raise ValueError(f"no destination {dest}")
             if self.log is not None:
-                self.say("me", "move", "fx_move", card=self.name(c.code), dest=dest.replace("deck_", "deck "))
+                self.say("me", "move", "fx_move", card=self.name(c.code), dest=_DEST_TERMS.get(dest, dest))
         ctx.those = chosen
         ctx.that = chosen[-1]
         if sel.zone == "deck" and not self.deck:
@@ -699,7 +701,7 @@ class AbilityRuntime:
         {"waiting": self.waiting, "hand": self.hand, "memory": self.memory, "stock": self.stock,
          "clock": self.clock}[dest].append(card)
         if self.log is not None:
-            self.say("me", "move", "fx_move", card=self.name(card.code), dest=dest)
+            self.say("me", "move", "fx_move", card=self.name(card.code), dest=_DEST_TERMS.get(dest, dest))
 
     def _remove_from_stage(self: WSState, s: int) -> CardRecord:
         card = self.stage[s]

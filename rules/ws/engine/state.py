@@ -1127,7 +1127,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
             if self.deck and (yield "pool")[0] == "yes":
                 self.stock.append(self._top())
                 if log is not None:
-                    self.say("me", "trigger", icon)
+                    self.say("me", "trigger", "treasure" if icon == "treasure" else "pool")
         elif icon == "comeback":
             if any(x.card_type == "character" for x in self.waiting):
                 choice = yield "comeback"
