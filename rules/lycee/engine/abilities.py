@@ -1133,10 +1133,11 @@ class CardPlan:
     coverage: tuple[tuple[Ability, Coverage], ...] = ()
 
     def get(self, hook: str) -> tuple[Program, ...]:
-        return self.by_hook.get(hook, ())
+        return self.by_hook.get(hook, _NONE)
 
 
 EMPTY_PLAN = CardPlan()
+_NONE: tuple[Program, ...] = ()
 
 
 def card_abilities(card: CardRecord) -> tuple[Ability, ...]:

@@ -715,26 +715,39 @@ class EffectsMixin:
             return False
         return self._put_into_play(best[1], best[2], op.free)
 
+    def _candidates(self: LyceeState, sel: Mapping[str, Any]) -> list[CardRecord]:
+        """The distinct cards of this game (the deck's) matching ``sel``, the most valuable first
+        (memoised per deck and selector)."""
+        key = id(sel)
+        hit = self.sel_cache.get(key)
+        if hit is not None and hit[0] is sel:
+            return hit[1]
+        found = sorted((c for c in self.game_cards if matches(sel, c) is not False), key=lambda c: -info_of(c).base)
+        self.sel_cache[key] = (sel, found)
+        return found
+
     def _search(self: LyceeState, op: Op, card: CardRecord, ctx_char: Char | None = None) -> bool:
         """探す: the best matching card of my deck (or dust box) to my hand, or into play."""
         zones = [self.deck] if op.zone == "deck" else [self.dust] if op.zone == "trash" else [self.dust, self.deck]
-        best: tuple[float, CardRecord, list[CardRecord]] | None = None
-        for zone in zones:
-            for c in zone:
-                if matches(op.sel, c) is False:
-                    continue
-                if op.dest == "field" and (c.card_type != "character" or self._free_slot_for(c) < 0):
-                    continue
-                if op.dest == "area" and (c.card_type != "area" or all(a is not None for a in self.areas)):
-                    continue
-                if op.dest == "item" and (c.card_type != "item" or ctx_char is None or ctx_char.item is not None):
-                    continue
-                value = info_of(c).base
-                if best is None or value > best[0]:
-                    best = (value, c, zone)
-        if best is None:
+        found: CardRecord | None = None
+        zone: list[CardRecord] = zones[0]
+        # the game's cards matching, the most valuable first (per deck and selector), the first
+        # one in one of the zones
+        for c in self._candidates(op.sel):
+            if op.dest == "field" and (c.card_type != "character" or self._free_slot_for(c) < 0):
+                continue
+            if op.dest == "area" and (c.card_type != "area" or None not in self.areas):
+                continue
+            if op.dest == "item" and (c.card_type != "item" or ctx_char is None or ctx_char.item is not None):
+                continue
+            for z in zones:
+                if c in z:
+                    found, zone = c, z
+                    break
+            if found is not None:
+                break
+        if found is None:
             return False
-        _, found, zone = best
         if op.dest == "field":
             return self._put_into_play(found, zone, True if op.free else False)
         if op.dest in ("area", "item"):

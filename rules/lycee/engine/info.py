@@ -41,7 +41,7 @@ class CardInfo:
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
-        "convert_cost", "self_exiles", "deploy_mask",
+        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -66,6 +66,9 @@ class CardInfo:
         # an ability on entering that sends it away again unconditionally (the pilot never plays it)
         self.self_exiles = any(op.kind in ("exile_this", "destroy_this") and not op.optional and not op.conds
                                for prog in plan.get("enter") for op in prog.ops)
+        # the declared abilities the pilot may use in my main phase: those that can gain something
+        self.pilot_acts = {hook: tuple(p for p in plan.get(hook) if p.gain > 0 and not p.battle)
+                           for hook in ("act", "hand_act", "dust_act") if plan.get(hook)}
         aliases = tuple(a for a in flags.get("aliases", ()) if a)
         self.own = (card.name, *card.alt_names, *aliases)  # its own names (the same-name rule)
         self.names = (*card_names(card), *aliases)  # every name it counts as on the field
@@ -81,6 +84,7 @@ class CardInfo:
         self.symbols = tuple((a, n) for a, n in self.cost_key if a != STAR)  # attribute symbols
         self.specific = sum(n for _, n in self.symbols)
         self.star = self.cost.get(STAR, 0)  # star (無) symbols
+        self.total_cost = sum(n for n in self.cost.values() if n > 0)
         # the fewest cards any payment of the cost takes: one card gives one attribute
         symbols = sum(1 for a, n in self.cost_key if a != STAR and n > 0)
         self.min_pay = (symbols or 1) if sum(self.cost.values()) > 0 else 0

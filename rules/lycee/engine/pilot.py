@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.cards import CardRecord
 from rules.engine.core import ScriptedPilot
 
 from .abilities import Program
 from .effects import Ctx
 from .field import Char
-from .info import LOWEST_SLOT, STEP_KEYWORDS, CardInfo
+from .info import LOWEST_SLOT, STEP_KEYWORDS, CardInfo, info_of
+from .info import info_of as card_info
 from .payment import can_pay
 from .state import HAND_LIMIT, LyceeState
 
@@ -83,7 +85,7 @@ class GreedyPilot(ScriptedPilot):
         names, free, free_mask = state.field_view()
         surplus = len(hand) - HAND_LIMIT
         best = None
-        infos = state.hand_view()[0]
+        infos, _, _, avail = state.hand_view()
         if free or any(info.conversion for info in infos):
             af_free = free[0] < 3 if free else False
             candidates: list[tuple[float, int, int, CardInfo]] = []
@@ -92,6 +94,8 @@ class GreedyPilot(ScriptedPilot):
                 if not info.is_char or info.code in tried:
                     continue
                 tried.add(info.code)
+                if info.total_cost > avail - info.ex and not info.conversion:
+                    continue  # the rest of the hand has not the EX to pay it
                 up = info.up
                 if info.conversion:
                     slots = state.deploy_slots(info.card, names, free)
@@ -143,7 +147,7 @@ class GreedyPilot(ScriptedPilot):
             return best
         # 2b. Escape (free) a front-row character that deals no damage when a character in hand
         # that does could take its slot and is paid for
-        _, escape, engage, events, declarations = state.pilot_flags
+        _, escape, engage, events, declarations, _, _ = state.pilot_flags
         for s in (0, 1, 2) if escape else ():
             c = field[s]
             if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
@@ -165,7 +169,7 @@ class GreedyPilot(ScriptedPilot):
             if events:
                 progs = info.plan.get("event")
                 if progs:
-                    gain += sum(program_value(state, p, None) for p in progs)
+                    gain += sum(program_value(state, p, None, info.card) for p in progs)
                     if gain <= 0:
                         continue
             if gain:
@@ -193,7 +197,8 @@ class GreedyPilot(ScriptedPilot):
                 if s >= 3:
                     continue
                 old = field[s]
-                gain = info.damage - old.dmg + sum(program_value(state, p, None) for p in info.plan.get("engage"))
+                gain = info.damage - old.dmg + sum(program_value(state, p, None, info.card)
+                                                   for p in info.plan.get("engage"))
                 if gain < 1:
                     continue
                 if best is not None and gain <= best[0]:
@@ -205,25 +210,59 @@ class GreedyPilot(ScriptedPilot):
         return best[1] if best is not None else None
 
     def _declaration(self, state: LyceeState) -> tuple | None:
-        best: tuple[float, tuple] | None = None
-        for choice in state.declarable():
-            prog, c, card = state.declared(choice)
-            pay = state.can_use(prog, c, card)
-            if pay is None:
+        """The declared ability worth most over its cost (of my characters, their items, my hand,
+        my dust box): abilities that can gain nothing (their static estimate) are never looked at;
+        the value (its conditions now) comes before the costs and the payment."""
+        best_value = 0.0
+        best: tuple | None = None
+        hooks = state.deck_hooks
+        for s, c in enumerate(state.field):
+            if c is None:
                 continue
-            value = program_value(state, prog, c) - cost_value(state, prog, c, pay)
-            if value > 0 and (best is None or value > best[0]):
-                best = (value, choice)
-        return best[1] if best is not None else None
+            for verb, src in (("use", c.card), ("item_use", c.item)):
+                if src is None:
+                    continue
+                acts = (c.info if verb == "use" else info_of(src)).pilot_acts
+                if not acts:
+                    continue
+                for prog in acts.get("act", ()):
+                    value = program_value(state, prog, c, src)
+                    if value <= best_value:
+                        continue
+                    pay = state.can_use(prog, c, src)
+                    if pay is None:
+                        continue
+                    value -= cost_value(state, prog, c, pay)
+                    if value > best_value:
+                        best_value, best = value, (verb, s, prog.index)
+        for verb, hook, zone in (("hand", "hand_act", state.hand), ("dust", "dust_act", state.dust)):
+            if hook not in hooks:
+                continue
+            for card in state.act_cards[hook]:  # the game's cards with such abilities (few)
+                if card not in zone:
+                    continue
+                for prog in card_info(card).pilot_acts[hook]:
+                    value = program_value(state, prog, None, card)
+                    if value <= best_value:
+                        continue
+                    pay = state.can_use(prog, None, card)
+                    if pay is None:
+                        continue
+                    value -= cost_value(state, prog, None, pay)
+                    if value > best_value:
+                        best_value, best = value, (verb, card.code, prog.index)
+        return best
 
     def _item_or_area(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
+        if not state.pilot_flags[5]:
+            return None
         field = state.field
         for info in infos:
             t = info.card.card_type
             if t not in ("item", "area") or not info.plan.by_hook:
                 continue
             hook = "equipped" if t == "item" else "placed"
-            gain = sum(program_value(state, p, None) for p in info.plan.get(hook))
+            gain = sum(program_value(state, p, None, info.card) for p in info.plan.get(hook))
             gain += sum(op.n for p in info.plan.get("cont") for op in p.ops if op.kind == "dmg" and op.n > 0)
             if gain <= 0:
                 continue
@@ -249,7 +288,7 @@ class GreedyPilot(ScriptedPilot):
             pay = state.can_use(prog, c, card, True)
             if pay is None:
                 continue
-            value = program_value(state, prog, c) - cost_value(state, prog, c, pay)
+            value = program_value(state, prog, c, card) - cost_value(state, prog, c, pay)
             if value > 0 and (best is None or value > best[0]):
                 best = (value, choice)
         return best[1] if best is not None else ("done",)
@@ -261,11 +300,11 @@ def _can_attack_now(state: LyceeState, s: int) -> bool:
             and (c.entered < state.turn or c.aggressive))
 
 
-def program_value(state: LyceeState, prog: Program, c: Char | None) -> float:
+def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRecord) -> float:
     """The pilot's estimate, in cards, of what running ``prog`` now gains."""
     value = 0.0
     field = state.field
-    ctx = Ctx(prog, prog_card(state, prog, c), c)
+    ctx = Ctx(prog, card, c)
     for op in prog.ops:
         k = op.kind
         if op.conds and not all(cond.kind in ("done", "not_done") or state._cond(cond, ctx) for cond in op.conds):
@@ -313,20 +352,6 @@ def program_value(state: LyceeState, prog: Program, c: Char | None) -> float:
             s = state._slot_of(c) if c is not None else -1
             value += c.dmg if c is not None and s >= 3 and any(field[x] is None for x in (0, 1, 2)) else 0
     return value
-
-
-def prog_card(state: LyceeState, prog: Program, c: Char | None):  # noqa: ANN201 - a CardRecord
-    """The card a program belongs to (the character, its item, or a card elsewhere)."""
-    if c is not None:
-        if c.card.code == prog.code:
-            return c.card
-        if c.item is not None and c.item.code == prog.code:
-            return c.item
-    for zone in (state.hand, state.dust):
-        for card in zone:
-            if card.code == prog.code:
-                return card
-    return c.card if c is not None else None
 
 
 def cost_value(state: LyceeState, prog: Program, c: Char | None, pay: tuple[int, ...]) -> float:

@@ -35,17 +35,24 @@ from .payment import minimal_payment, needs_of, pays_without, single_payment, sp
 HAND_LIMIT = 7
 
 
-def _deck_info(deck: Deck) -> tuple[frozenset[str], bool, tuple[bool, ...]]:
-    """(hooks, continuous DMG, pilot flags) of a deck (see ``_set_hooks``)."""
+def _deck_info(deck: Deck) -> tuple[frozenset[str], bool, tuple[bool, ...], tuple[CardRecord, ...], dict]:
+    """(hooks, continuous DMG, pilot flags, the distinct cards, a selector cache) of a deck."""
     hooks, keywords = _build_deck_hooks(deck)
-    return hooks, "cont" in hooks, _pilot_flags(hooks, keywords)
+    cards = tuple({id(c): c for zone in (deck.main, *deck.zones.values()) for c in zone}.values())
+    return hooks, "cont" in hooks, _pilot_flags(hooks, keywords), cards, {}, _act_cards(cards)
+
+
+def _act_cards(cards: tuple[CardRecord, ...]) -> dict[str, tuple[CardRecord, ...]]:
+    """The cards whose hand / dust-box declarations the pilot may use, by hook."""
+    return {hook: tuple(c for c in cards if info_of(c).pilot_acts.get(hook)) for hook in ("hand_act", "dust_act")}
 
 
 def _pilot_flags(hooks: frozenset[str], keywords: frozenset[str]) -> tuple[bool, ...]:
     """What the pilot need look for at all: (Touch, Escape, Engage, events with programs, declared
     abilities / items / areas with programs)."""
     return ("touch" in keywords, "escape" in keywords, "engage" in keywords, "event" in hooks,
-            bool(hooks & {"act", "hand_act", "dust_act", "equipped", "placed", "cont"}))
+            bool(hooks & {"act", "hand_act", "dust_act", "equipped", "placed", "cont"}),
+            bool(hooks & {"item_area"}), "battle" in hooks)
 
 
 def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
@@ -57,6 +64,10 @@ def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
         for c in zone:
             info = info_of(c)
             hooks.update(info.plan.by_hook)
+            if c.card_type in ("item", "area") and info.plan.by_hook.keys() & {"equipped", "placed", "cont"}:
+                hooks.add("item_area")  # an item or area the pilot plays for what it does
+            if any(p.battle for p in info.plan.get("act")):
+                hooks.add("battle")  # a declared ability used during my attack
             keywords.update(c.keywords)
             if info.engage:
                 keywords.add("engage")
@@ -113,7 +124,9 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.piles: dict[str, list[CardRecord]] = {}  # my named piles (「X」置き場)
         self.area_under: list[list[CardRecord]] | None = None  # cards under my areas (made when used)
         # every hook some card of the deck has programs for (most decks: none; checks skip early)
-        self.deck_hooks, self.has_cont, self.pilot_flags = _deck_hooks(deck)
+        # (per deck: the selector cache maps a selector to the deck's cards matching it)
+        (self.deck_hooks, self.has_cont, self.pilot_flags, self.game_cards, self.sel_cache,
+         self.act_cards) = _deck_hooks(deck)
         self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
         self.turn_uses: dict[tuple[str, int], int] = {}  # this turn's uses of items', areas', hand cards' abilities
         self.in_my_turn = False
@@ -133,6 +146,9 @@ class LyceeState(EffectsMixin, GoldfishState):
         hooks, keywords = _build_deck_hooks(Deck(game=GAME, main=tuple(cards)))
         hooks |= self.deck_hooks
         self.deck_hooks, self.has_cont, self.pilot_flags = hooks, "cont" in hooks, _pilot_flags(hooks, keywords)
+        self.game_cards = tuple({id(c): c for c in (*self.game_cards, *cards)}.values())
+        self.sel_cache = {}
+        self.act_cards = _act_cards(self.game_cards)
         self.version += 1
 
     # -- helpers -------------------------------------------------------------------------------
@@ -643,12 +659,12 @@ class LyceeState(EffectsMixin, GoldfishState):
         if not info.engage or info.enter_only_by:
             return []
         out = []
+        names = self.field_view()[0]
         for s in ALL_SLOTS:
             c = self.field[s]
             if c is None or not info.mask >> s & 1:
                 continue
-            others = {n for o in self.field if o is not None and o is not c for n in o.names}
-            if others.isdisjoint(info.own):
+            if names.difference(c.names).isdisjoint(info.own):  # (no two characters share a name)
                 out.append(s)
         return out
 
@@ -1048,7 +1064,7 @@ class LyceeState(EffectsMixin, GoldfishState):
     def battle_uses(self) -> list[tuple]:
         """Declared abilities of my characters usable during my attacker's battle."""
         out: list[tuple] = []
-        if "act" not in self.deck_hooks:
+        if "battle" not in self.deck_hooks:
             return out
         for s, c in enumerate(self.field):
             if c is None:
