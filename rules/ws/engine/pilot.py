@@ -5,7 +5,7 @@ from rules.cards import CardRecord
 from rules.engine.core import ScriptedPilot
 
 from .abilities import Program
-from .state import ENCORE_COST, FRONT, STAND, WSState, char_score
+from .state import ENCORE_COST, FRONT, STAND, WSState, char_score, pilot_view
 
 # what the greedy pilot thinks a stock card is worth (paying costs) and a card in hand
 STOCK_VALUE = 0.6
@@ -116,9 +116,9 @@ class GreedyPilot(ScriptedPilot):
             if info is None:
                 if c.card_type != "character" or c.code in pinfo:
                     continue
-                info = (c, c.level or 0, c.cost or 0, c.colors, char_score(c), False)  # outside the deck
+                info = pilot_view(c, False)  # a card from outside the deck (scenario tests)
             elif info[0] is not c:  # another record with this code (test decks)
-                info = (c, c.level or 0, c.cost or 0, c.colors, char_score(c), c.code in state.special_codes)
+                info = pilot_view(c, c.code in state.special_codes)
             _, level, cost, cols, sc, special = info
             if best_score is not None and sc <= best_score:
                 continue
@@ -131,7 +131,7 @@ class GreedyPilot(ScriptedPilot):
                 if level and cols:
                     if colors is None:
                         colors = state.colors_available()
-                    if not any(col in colors for col in cols):
+                    if cols[0] not in colors and not any(col in colors for col in cols):
                         continue
             best, best_score = c, sc
         if best is None:

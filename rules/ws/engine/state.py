@@ -69,6 +69,14 @@ def char_score(card: CardRecord) -> tuple:
     return (card.soul or 0, card.level or 0, card.power or 0, -(card.cost or 0))
 
 
+def pilot_view(card: CardRecord, special: bool) -> tuple:
+    """What the greedy pilot reads of a character: (record, level, cost, colors, rank, special);
+    rank orders like ``char_score`` (soul, level, power, cheaper) as one integer."""
+    soul, level, power, cheap = char_score(card)
+    rank = ((soul * 100 + level) * 1_000_000 + max(0, min(power, 999_999))) * 100 + (cheap + 50)
+    return (card, card.level or 0, card.cost or 0, card.colors, rank, special)
+
+
 def climax_bonus(card: CardRecord) -> tuple[int, int]:
     """``(power, soul)`` a climax gives all your characters while it is in the climax zone: its
     compiled "all your characters" ability when it has one, else its structured ``climax_bonus``
@@ -125,8 +133,9 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
                     for prog in items:
                         if prog.where == "memory":
                             hooks["memory"] = True
-                        if hook in ("cont", "climax_cont") and prog.soul:
-                            cont_soul.add(c.code)
+                        if hook == "cont" and prog.soul or hook == "climax_cont" and prog.soul and not (
+                                AbilityRuntime._global_climax(prog) or prog.target is None and not prog.conds):
+                            cont_soul.add(c.code)  # (a climax's all-characters soul is the turn's bonus)
                         if hook == "cont" and prog.arg:
                             for flag in ("no_attack", "no_stand", "no_climax"):
                                 if prog.arg.get(flag):
@@ -150,12 +159,13 @@ def _deck_info(deck: Deck) -> dict[str, Any]:
     scores = {c.code: char_score(c) for c in deck.main if c.card_type == "character"}
     # the pilot's view of each code: (record, level, cost, colors, score, special) for characters, else None
     pinfo: dict[str, tuple | None] = {
-        c.code: (c, c.level or 0, c.cost or 0, c.colors, char_score(c), c.code in special)
-        if c.card_type == "character" else None for c in deck.main}
+        c.code: pilot_view(c, c.code in special) if c.card_type == "character" else None for c in deck.main}
     hook_set = frozenset(k for k, v in hooks.items() if v)
     return {"names": names, "bonus": bonus, "values": values, "scores": scores, "progs": progs,
             "hooks": hook_set, "opp_steps": bool({"opp", "taken_cancelled", "taken_not_cancelled"} & hook_set),
             "cont_soul": frozenset(cont_soul), "special": frozenset(special),
+            "checked": frozenset(special) | {c.code for c in deck.main if c.card_type == "climax" or (
+                c.counter and c.card_type == "event")},
             "codes_by_hook": {k: frozenset(v) for k, v in codes_by_hook.items()}, "pinfo": pinfo}
 
 
@@ -189,17 +199,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
     delayed: list[tuple[str, Any, Ctx]] = []  # noqa: RUF012 - effects waiting for a later step, replaced
     omemory: list[CardRecord] = []  # noqa: RUF012 - the goldfish's cards removed from the game, replaced
     granted: list[tuple] = []  # noqa: RUF012 - encores given this turn: (card, slot, costs), replaced
-    cmods = 0  # changes of the clock other than appends and top removals (colors cache)
-    _ckey: tuple | None = None
     _colors: set[str] = set()  # noqa: RUF012
-    oturn = 0
-    attacks_left = 0
-    soul_bonus = 0
-    power_bonus = 0
-    pen_me = 0
-    pen_opp = 0
-    _opp_active = False
-    climax: CardRecord | None = None
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         info = _INFO.get(deck)
@@ -211,6 +211,7 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.hooks: frozenset[str] = info["hooks"]  # the hooks some card of the deck has a program for
         self.cont_soul_codes: frozenset[str] = info["cont_soul"]
         self.special_codes: frozenset[str] = info["special"]
+        self.checked_codes: frozenset[str] = info["checked"]
         self.codes_by_hook: dict[str, frozenset[str]] = info["codes_by_hook"]
         self.pinfo: dict[str, tuple | None] = info["pinfo"]
         n_cx, self.pressure, self.dummy_attacks, self.dummy_soul = _dummy_options(
@@ -235,6 +236,17 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.owaiting: list[CardRecord] = []
         self.orevealed: list[CardRecord] = []  # damage being revealed
         self.used: dict[tuple, int] = {}  # uses of limited abilities this turn
+        # bookkeeping read on every step (instance attributes: a class attribute is slower to read)
+        self.climax: CardRecord | None = None
+        self.oturn = 0
+        self.attacks_left = 0
+        self.soul_bonus = 0
+        self.power_bonus = 0
+        self.pen_me = 0
+        self.pen_opp = 0
+        self._opp_active = False
+        self.cmods = 0  # changes of the clock other than appends and top removals (colors cache)
+        self._ckey: tuple | None = None
         # the goldfish's turn runs as a generator from its start only when the player's abilities
         # trigger during it (otherwise only from its first hit that asks a decision)
         self._opp_steps = info["opp_steps"]
@@ -490,7 +502,11 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         if self._opp_steps:
             return self._opp_phases(first)
         # (the goldfish's draw, inline: this runs every turn)
-        self.ohand.append(self._otop())
+        odeck = self.odeck
+        if len(odeck) > 1:
+            self.ohand.append(odeck.pop())
+        else:
+            self.ohand.append(self._otop())
         if self.log is not None:
             self.say("opp", "draw", "opp_draw", hand=len(self.ohand), deck=len(self.odeck))
         if self.pen_opp:
@@ -506,7 +522,10 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
                 self._hit_me(soul, "attack")
                 if len(self.clock) >= 7 or self.pen_me or self.pen_opp:
                     return self._opp_attacks_after(n - i - 1)
-        self._opp_end()
+        if len(self.ohand) > HAND_LIMIT:
+            self._opp_end()
+        else:
+            self._opp_active = False
         return None
 
     def _opp_attacks_after(self, left: int) -> Generator[str, tuple, None]:
@@ -799,16 +818,15 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         lv = len(self.level)
         stock = len(self.stock)
         colors = None
-        special = self.special_codes
+        checked = self.checked_codes  # climaxes, counter events, cards whose abilities decide
         for c in self.hand:
             code = c.code
-            if code in fp or c.card_type == "climax":
+            if code in fp:
                 continue
-            if c.counter and c.card_type == "event":
-                continue  # never played in the main phase
-            if special and code in special:
-                if self.can_play(c):
+            if code in checked or c.card_type == "climax" or c.counter and c.card_type == "event":
+                if c.card_type != "climax" and self.can_play(c):
                     fp[code] = turn
+                continue
                 continue
             level = c.level or 0
             if level > lv or (c.cost or 0) > stock:
