@@ -307,6 +307,11 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         play requirement; counter events are never played in the main phase."""
         if card.card_type == "climax":
             return self._color_ok(card, colors)
+        if card.code not in self.checked_codes and not card.counter:  # the common case
+            lv = card.level or 0
+            if lv > len(self.level) or (card.cost or 0) > len(self.stock):
+                return False
+            return lv <= 0 or self._color_ok(card, colors)
         if card.counter and card.card_type == "event":
             return False
         lv = self.play_level(card) if card.code in self.special_codes else (card.level or 0)
@@ -891,9 +896,9 @@ class WSState(AbilityRuntime, CodeNames, GoldfishState):
         self.stage_state[slot] = STAND
         self.entered[slot] = True
         self.slot_soul[slot] = 0
-        if self.has_program("placed", card):
+        if self.hooks and self.has_program("placed", card):
             yield from self.fire("placed", card, slot, how="hand")
-        if "other_placed" in self.hooks:
+        if self.hooks and "other_placed" in self.hooks:
             yield from self.fire_stage("other_placed", card, slot, how="hand")
 
     def _play_event(self, code: str) -> Generator[str, tuple, None]:
