@@ -426,6 +426,8 @@ def effect_ops(e: Effect, granted: bool = False) -> tuple[Op, ...]:
         return (Op("shuffle", conds=_conds(p)),)
     if k == "discard":
         if _player(p) == "opponent":
+            if p.get("to") in ("top", "bottom"):  # the dummy's hand onto its deck: its deck grows
+                return (Op("opp_hand_to_deck", _count(p), optional=optional, conds=_conds(p)),)
             raise Skip(DUMMY_HAND)
         dest = {"top": "top", "bottom": "bottom"}.get(str(p.get("to", "")), "dust")
         if p.get("to") not in (None, "top", "bottom", "trash"):
@@ -586,7 +588,10 @@ def _stat_ops(e: Effect, granted: bool) -> tuple[Op, ...]:
         lasting = False
     if side == "any" and dmg < 0:
         raise Skip(NO_OPP_CARDS)  # a DMG cut on a character the pilot picks: the dummy's, there are none
-    if sel.get("ref") == "target":
+    if sel.get("ref") == "target":  # the character supported (a trigger on supporting)
+        if dmg > 0:
+            raise Unsupported(gettext_noop("the pilot never supports in an undefended battle (only this trigger "
+                                           "would make it worth it)"))
         raise Skip(NO_SUPPORT)
     return (Op("dmg", dmg, target=_field_target(sel, ("this", "that")), lasting=lasting,
                optional=bool(p.get("optional")), conds=_conds(p)),)
@@ -598,8 +603,10 @@ def _move_ops(e: Effect) -> tuple[Op, ...]:
     sel = p.get("target") or {}
     side = _side(sel)
     optional = bool(p.get("optional"))
+    if sel.get("ref") == "among":  # そのうち1枚を…: one of the cards an earlier effect looked at
+        raise Unsupported(gettext_noop("a card chosen among those an earlier effect looked at is not executed"))
     if side == "opponent" or _zone_of(sel) == "opponent":
-        if k == "to_deck" and _zone_of(sel) == "opponent" and "hand" in str(sel.get("zone")):
+        if k == "to_deck" and "hand" in str(sel.get("zone")):
             return (Op("opp_hand_to_deck", _count(sel), optional=optional, conds=_conds(p)),)
         raise Skip(NO_OPP_CARDS)
     zone = _zone_of(sel)
@@ -761,7 +768,10 @@ def _hooks(trigger: Effect | None) -> list[tuple[str, Any]]:
     if k in ("penalty", "downed"):
         raise Skip(NEVER_DOWNED)
     if k in ("supports", "supported"):
-        raise Skip(NO_SUPPORT)
+        # (its effects change the game, or it would be no_effect already) a character may support in
+        # an undefended battle too, for such a trigger: the pilot never does
+        raise Unsupported(gettext_noop("the pilot never supports in an undefended battle (only this trigger "
+                                       "would make it worth it)"))
     if k == "enters":
         if side == "opponent":
             raise Skip(NO_OPP_CARDS)
@@ -963,7 +973,7 @@ def _analyse(a: Ability, card: CardRecord, index: int) -> Analysis:
     if kind in ("rule", "equip_restriction", "token"):
         return _rule(a)
     if kind == "cost_source":
-        raise Unsupported(gettext_noop("mana produced by abilities is not used for payments"))
+        return _cost_source(a, card, index)
     if kind == "text":
         raise Unsupported(gettext_noop("untagged text is not executed"))
     lost = any(e.kind == "ability_lost" for e in a.effects)
@@ -1016,6 +1026,111 @@ def _analyse(a: Ability, card: CardRecord, index: int) -> Analysis:
         raise Unsupported(gettext_noop("this cost is not paid by the engine") + ": an item's or area's")
     prog = Program(card.code, index, hook, a.text, tuple(ops), conds=conds, per_turn=per_turn, per_game=per_game,
                    battle=battle, gain=_gain(ops), **costs)
+    return Analysis(PLAYED, programs=(prog,))
+
+
+_PURPOSE_OF_THING = {"equip": {"item"}, "event_or_hand_ability": {"event", "hand_ability"},
+                     "hand_ability": {"hand_ability"}, "ability": {"ability", "hand_ability"}}
+PURPOSES = frozenset({"deploy", "event", "item", "area", "ability", "hand_ability"})
+
+
+def _purposes(sel: Any) -> tuple[frozenset[str], Sel | None]:
+    """What a payment limit names: (purposes, the card a deploy must match or None)."""
+    if not isinstance(sel, Mapping):
+        raise Unsupported(gettext_noop("this payment limit is not executed"))
+    if sel.get("type") == "or":
+        found: set[str] = set()
+        card = None
+        for item in sel.get("items", ()):
+            p, c = _purposes(item)
+            found |= p
+            card = card or c
+        return frozenset(found), card
+    if sel.get("type") == "card" and sel.get("what") == "event":
+        return frozenset({"event"}), None
+    thing = sel.get("thing")
+    if thing == "entry":
+        of = sel.get("of") or {}
+        card = {**of, **({"filters": sel["filters"]} if sel.get("filters") else {})}
+        if card.get("what") != "character":
+            raise Unsupported(gettext_noop("this payment limit is not executed"))
+        plain = set(card) <= {"type", "what"}
+        return frozenset({"deploy"}), None if plain else _zone_sel(card)
+    if thing == "use":
+        of = sel.get("of") or {}
+        if of.get("what") == "event":
+            return frozenset({"event"}), None
+        if of.get("thing") in _PURPOSE_OF_THING:
+            return frozenset(_PURPOSE_OF_THING[of["thing"]]), None
+        raise Unsupported(gettext_noop("this payment limit is not executed"))
+    if thing in _PURPOSE_OF_THING:
+        return frozenset(_PURPOSE_OF_THING[thing]), None
+    raise Unsupported(gettext_noop("this payment limit is not executed"))
+
+
+def _cost_source(a: Ability, card: CardRecord, index: int) -> Analysis:
+    """[コスト]: mana for my payments. Its program (hook ``mana``) holds the operations paid for it
+    (``ops``: a mill of my deck, this card destroyed, its charge or cards under it) and in ``arg``
+    (EX, attributes, purposes it may pay — ``None``: any —, the card a deploy must match)."""
+    if card.card_type != "character":
+        raise Unsupported(gettext_noop("mana produced by an item's or area's ability is not used"))
+    pre: list[Op] = []
+    gen: Mapping[str, Any] | None = None
+    allowed: frozenset[str] = PURPOSES
+    must: Sel | None = None
+    lost = False
+    conds: list[Cond] = []
+    for e in a.effects:
+        p = e.params
+        if e.kind == "generate":
+            if "attributes" not in p:
+                raise Unsupported(gettext_noop("mana produced as one of several options is not used"))
+            gen = p["attributes"]
+            conds.extend(c for c in _conds(p) if c.kind not in ("done", "not_done"))
+            limit = p.get("only_for")
+            if isinstance(limit, Mapping) and limit.get("verb") == "pay":
+                args = limit.get("args") or [{}]
+                target = args[0].get("value")
+                purposes, card_sel = _purposes(target)
+                if limit.get("form") == "cannot":
+                    allowed = allowed - purposes
+                else:
+                    allowed, must = allowed & purposes, card_sel
+            elif limit is not None:
+                purposes, card_sel = _purposes(limit)
+                allowed, must = allowed & purposes, card_sel
+        elif e.kind == "payment_limit":
+            if "only_for" in p:
+                purposes, card_sel = _purposes(p["only_for"])
+                allowed, must = allowed & purposes, card_sel
+            if "not_for" in p:
+                purposes, _ = _purposes(p["not_for"])
+                allowed = allowed - purposes
+        elif e.kind == "ability_lost":
+            lost = True
+        elif gen is None:
+            ops = effect_ops(e)
+            for op in ops:
+                if op.kind not in ("mill", "destroy_this", "uncharge", "under_to", "discard") or op.optional:
+                    raise Unsupported(gettext_noop("this cost of a mana ability is not paid by the engine"))
+                conds.extend(c for c in op.conds if c.kind not in ("done", "not_done"))
+            pre.extend(Op(op.kind, op.n, dest=op.dest) for op in ops)
+        else:
+            raise Unsupported(gettext_noop("an effect after producing mana is not executed"))
+    if not gen or len(gen) != 1:
+        raise Unsupported(gettext_noop("mana of several attributes at once is not used"))
+    (attr, n), = gen.items()
+    for c in conds:
+        if c.kind not in ("present", "absent", "count", "size", "stat", "is"):
+            raise Unsupported(gettext_noop("this condition is not evaluated") + f": {c.kind}")
+    ability_conds, per_turn, per_game, battle, opp_turn = _ability_conds(a)
+    if opp_turn:
+        raise Skip(OPP_TURN_ONLY)
+    if lost:
+        per_game, per_turn = max(per_game, 1), 0
+    arg = (_int(n, "mana"), (str(attr),), None if allowed == PURPOSES else allowed, must)
+    prog = Program(card.code, index, "mana", a.text, tuple(pre), arg, conds=(*ability_conds, *conds), per_turn=per_turn,
+                   per_game=per_game)
     return Analysis(PLAYED, programs=(prog,))
 
 

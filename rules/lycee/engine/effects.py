@@ -186,7 +186,9 @@ class EffectsMixin:
         if prog.hook == "dust_act" and card not in self.dust:
             return None
         if prog.pay:
-            return self.payment_for(prog.pay, card.code if prog.hook == "hand_act" else "")
+            if prog.hook == "hand_act":
+                return self.payment_for(prog.pay, card.code, purpose="hand_ability")
+            return self.payment_for(prog.pay, purpose="ability")
         return ()
 
     def _use(self: LyceeState, prog: Program, c: Char | None, card: CardRecord, pay: tuple[int, ...]) -> None:
@@ -684,7 +686,7 @@ class EffectsMixin:
             return False
         if not free:
             cost = cost_of(card)
-            pay = self.payment_for(cost, card.code if zone is self.hand else "") if cost else ()
+            pay = self.payment_for(cost, card.code if zone is self.hand else "", purpose="deploy") if cost else ()
             if pay is None:
                 return False
             if pay:
@@ -706,7 +708,8 @@ class EffectsMixin:
                     continue
                 if self._free_slot_for(c) < 0:
                     continue
-                if not op.free and cost_of(c) and self.payment_for(cost_of(c), c.code if zone is self.hand else "") is None:
+                if not op.free and cost_of(c) and self.payment_for(cost_of(c), c.code if zone is self.hand else "",
+                                                                   purpose="deploy") is None:
                     continue
                 value = info_of(c).base
                 if best is None or value > best[0]:
@@ -753,7 +756,7 @@ class EffectsMixin:
         if op.dest in ("area", "item"):
             if not op.free:
                 cost = cost_of(found)
-                pay = self.payment_for(cost) if cost else ()
+                pay = self.payment_for(cost, purpose=op.dest) if cost else ()
                 if pay is None:
                     return False
                 if pay:

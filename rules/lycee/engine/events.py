@@ -34,6 +34,7 @@ EVENTS = event_messages(GAME, {
     "effect_deploy": gettext_noop("{card} enters {slot} by an effect"),
     "ability": gettext_noop("{card} uses: {text}"),
     "ability_cost": gettext_noop("cost of {card}'s ability: {cards}"),
+    "mana": gettext_noop("{card} produces mana: {text}"),
     "effect": gettext_noop("{card}: {what} {card2} ({n})"),
     "opp_draw": gettext_noop("{card}: the dummy draws {count}"),
     "recover": gettext_noop("{card}: my deck recovers {count}"),

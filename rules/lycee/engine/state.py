@@ -26,7 +26,7 @@ from rules.engine.goldfish import GoldfishState
 
 from ..cardmatch import matches
 from .abilities import Program
-from .effects import EffectsMixin
+from .effects import Ctx, EffectsMixin
 from .events import GAME
 from .field import NEIGHBOURS, NO_USES, NONE, Char, battle_result, moves, stat_mods
 from .info import ALL_SLOTS, CARD_INFO, SLOT_INDEX, SLOTS, STEP_KEYWORDS, CardInfo, info_of
@@ -99,7 +99,7 @@ class LyceeState(EffectsMixin, GoldfishState):
     COUNTERS = (
         "games", "went_first", "attacks", "milled", "defended", "downed_own", "downed_opp", "redraws", "deployed",
         "items", "areas", "events", "supports", "moves", "escapes", "wasted_mana", "taxes_paid", "damage_by_dmg",
-        "damage_by_ap", "abilities", "engaged", "recovered",
+        "damage_by_ap", "abilities", "engaged", "recovered", "mana_used",
         "first_games", "second_games",
         "first_wins", "second_wins", "first_win_turns", "second_win_turns",
     )
@@ -127,6 +127,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         # (per deck: the selector cache maps a selector to the deck's cards matching it)
         (self.deck_hooks, self.has_cont, self.pilot_flags, self.game_cards, self.sel_cache,
          self.act_cards) = _deck_hooks(deck)
+        self.has_mana = "mana" in self.deck_hooks  # [コスト] abilities in the deck
         self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
         self.turn_uses: dict[tuple[str, int], int] = {}  # this turn's uses of items', areas', hand cards' abilities
         self.in_my_turn = False
@@ -147,6 +148,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         hooks |= self.deck_hooks
         self.deck_hooks, self.has_cont, self.pilot_flags = hooks, "cont" in hooks, _pilot_flags(hooks, keywords)
         self.game_cards = tuple({id(c): c for c in (*self.game_cards, *cards)}.values())
+        self.has_mana = "mana" in hooks
         self.sel_cache = {}
         self.act_cards = _act_cards(self.game_cards)
         self.version += 1
@@ -291,22 +293,27 @@ class LyceeState(EffectsMixin, GoldfishState):
         return order
 
     def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
-                    order: list[int] | None = None) -> tuple[int, ...] | None:
+                    order: list[int] | None = None, purpose: str = "") -> tuple[int, ...] | None:
         """The least valuable hand cards paying ``cost`` (hand indices), not using one copy of
         ``skip_code`` (the card being played); ``None`` when the hand cannot pay. ``order`` is
         ``hand_order()`` (the default). Memoised per ``version``, so the pilot's look-ahead and the
-        play itself compute it once."""
+        play itself compute it once. With [コスト] abilities on my field, a payment may also use
+        their mana (negative entries: ``-1 - k``, source ``k`` of ``mana_sources()``); ``purpose``
+        (``deploy``, ``event``, ``item``, ``area``, ``ability``, ``hand_ability``; by default the type of
+        the ``skip_code`` card, else ``ability``) is what such mana may be limited to."""
         if not cost:
             return ()
-        return self._payment(cost, tuple(cost.items()), skip_code, order)
+        return self._payment(cost, tuple(cost.items()), skip_code, order, purpose)
 
     def _payment(self, cost: Mapping[str, int], cost_key: tuple, skip_code: str = "",
-                 order: list[int] | None = None) -> tuple[int, ...] | None:
+                 order: list[int] | None = None, purpose: str = "") -> tuple[int, ...] | None:
         """``payment_for`` with the cost's items given (``CardInfo.cost_key``)."""
         memo = self._memo
         if memo.get("v") != self.version:
             memo.clear()
             memo["v"] = self.version
+        if self.has_mana and self.mana_sources():
+            return self._payment_with_sources(cost_key, skip_code, order, purpose)
         key = (skip_code, cost_key)
         if key in memo:
             return memo[key]
@@ -347,6 +354,83 @@ class LyceeState(EffectsMixin, GoldfishState):
             pay = None  # not enough EX in all
         else:
             pay = minimal_payment(need, total, mana, order, skip)
+        memo[key] = pay
+        return pay
+
+    def mana_sources(self) -> list[tuple[Char, Program]]:
+        """The [コスト] abilities of my characters usable now (limits, conditions, and what using
+        them costs: cards in my deck, charge, cards under it), memoised per ``version``."""
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
+        found = memo.get("src")
+        if found is None:
+            found = []
+            for c in self.field:
+                if c is None:
+                    continue
+                for prog in c.info.plan.get("mana"):
+                    if not self._within_limits(prog, c):
+                        continue
+                    ctx = Ctx(prog, c.card, c)
+                    if prog.conds and not all(self._cond(cond, ctx) for cond in prog.conds):
+                        continue
+                    ok = True
+                    for op in prog.ops:
+                        if ((op.kind == "mill" and len(self.deck) <= op.n) or (op.kind == "uncharge" and len(c.charge) < op.n)
+                                or (op.kind == "under_to" and len(c.under) < op.n)
+                                or (op.kind == "discard" and len(self.hand) <= op.n)):
+                            ok = False
+                    if ok:
+                        found.append((c, prog))
+            memo["src"] = found
+        return found
+
+    def _payment_with_sources(self, cost_key: tuple, skip_code: str, order: list[int] | None,
+                              purpose: str) -> tuple[int, ...] | None:
+        """A payment that may use my [コスト] abilities' mana (see ``payment_for``): such mana is
+        the least valuable when it costs nothing more, a card of my deck, charge or a card under a
+        character (used before any hand card), the most valuable when it destroys its character."""
+        memo = self._memo
+        infos, mana, pool, avail = self.hand_view()
+        skip = -1
+        skip_card = None
+        if skip_code:
+            for i, info in enumerate(infos):
+                if info.code == skip_code:
+                    skip, skip_card = i, info.card
+                    break
+        if not purpose:
+            purpose = {"character": "deploy", "event": "event", "item": "item", "area": "area"}.get(
+                skip_card.card_type if skip_card is not None else "", "ability")
+        key = ("src", skip_code, cost_key, purpose)
+        if key in memo:
+            return memo[key]
+        if order is None:
+            order = self.hand_order()
+        sources = self.mana_sources()
+        n = len(mana)
+        extra: list[tuple[int, tuple[str, ...]]] = []
+        first: list[int] = []
+        last: list[int] = []
+        ks: list[int] = []
+        for k, (_, prog) in enumerate(sources):
+            ex, attrs, allowed, must = prog.arg
+            if allowed is not None and purpose not in allowed:
+                continue
+            if must is not None and (skip_card is None or matches(must, skip_card) is False):
+                continue
+            (last if any(op.kind == "destroy_this" for op in prog.ops) else first).append(n + len(extra))
+            extra.append((ex, attrs))
+            ks.append(k)
+        need, total = needs_of(cost_key)
+        if total <= 0:
+            pay: tuple[int, ...] | None = ()
+        else:
+            full = mana + extra
+            found = minimal_payment(need, total, full, [*first, *order, *last], skip)
+            pay = None if found is None else tuple(sorted(i if i < n else -1 - ks[i - n] for i in found))
         memo[key] = pay
         return pay
 
@@ -759,13 +843,44 @@ class LyceeState(EffectsMixin, GoldfishState):
         c.dmg = info.damage + idmg + admg + c.dmg_lasting
 
     def _pay(self, pay: tuple[int, ...]) -> list[CardRecord]:
+        """Discard the hand cards of a payment (and use the [コスト] abilities it names)."""
+        if pay and pay[0] < 0:  # mana of [コスト] abilities (sorted: they come first)
+            sources = self.mana_sources()
+            used = [sources[-1 - i] for i in pay if i < 0]
+            pay = tuple(i for i in pay if i >= 0)
+        else:
+            used = ()
         self.version += 1
         hand = self.hand
         paid = [hand[i] for i in pay]
         for i in sorted(pay, reverse=True):
             del hand[i]
         self.dust.extend(paid)
+        for c, prog in used:
+            self._use_mana(c, prog)
         return paid
+
+    def _use_mana(self, c: Char, prog: Program) -> None:
+        """A [コスト] ability used for a payment: its own costs, its limits."""
+        self._note_use(prog, c)
+        self.counters["mana_used"] += 1
+        if self.log is not None:
+            self.say("me", "ability", "mana", card=c.card.name, text=prog.text)
+        for op in prog.ops:
+            if op.kind == "mill":
+                self._mill_me(op.n)
+            elif op.kind == "uncharge":
+                self._uncharge(c, op.n)
+            elif op.kind == "under_to":
+                n = min(op.n, len(c.under))
+                self.dust.extend(c.under[len(c.under) - n:])
+                del c.under[len(c.under) - n:]
+            elif op.kind == "discard":
+                self._discard_least(op.n, "dust")
+            elif op.kind == "destroy_this":
+                slot = self._slot_of(c)
+                if slot >= 0:
+                    self._leave(slot, "ability cost")
 
     def _play(self, verb: str, code: str, slot: int) -> None:
         card = next(c for c in self.hand if c.code == code)

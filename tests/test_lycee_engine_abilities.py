@@ -1,0 +1,210 @@
+"""Lycee Overture printed abilities in the goldfish engine (issue 16): each played kind in an exact
+scenario (state before / after), the classification of what is not played, and the Overture basic
+abilities the importer cannot map (エンゲージ, チャージ, アシスト, リカバリー...).
+
+Cards are built by hand with real printed texts (full-width, as the data has them); their
+abilities are compiled from the text as the engine does for a record without stored abilities.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED
+from rules.cards import CardRecord
+from rules.engine.core import Action, EventLog
+from rules.lycee import engine as lycee
+from rules.lycee.abilities import compile_text
+from rules.lycee.engine import abilities as ab
+from tests.test_engine_lycee import FILLER, card, ch, drive, fresh
+
+SNOW = ch("CH-9997", "snow filler", attrs=("snow",), cost={"snow": 1}, ap=1, dp=1, ex=1)
+NOTHING = card("EV-9999", "event", cost={"sun": 9})  # never played
+
+
+def ov(code: str, text: str, ap: int = 2, dmg: int = 2, cost: dict | None = None, attrs: tuple = ("flower",),
+       **kw) -> CardRecord:
+    """An Overture character: prints DMG, its abilities come from ``text``."""
+    return ch(code, f"girl {code}", attrs=attrs, cost=cost or {attrs[0]: 1}, ap=ap, dmg=dmg, text=text, **kw)
+
+
+def status(text: str, card_type: str = "character") -> list[tuple[str, str]]:
+    c = CardRecord(game="lycee", code="LO-9000", name="x", card_type=card_type, text=text)
+    return [(r.status, r.reason) for r in (ab.analyse(a, c, i) for i, a in enumerate(compile_text(text, card_type)))]
+
+
+# -- played: exact scenarios ---------------------------------------------------------------------------
+def test_an_ability_on_entering_draws():
+    drawer = ov("LO-0810", "[誘発] このキャラが登場したとき、１枚ドローする。")
+    coin = card("EV-9100", "event")
+    state = fresh(hand=[drawer, coin])
+    drive(state, [("deploy", "LO-0810", 0), ("end",)])
+    # 2 in hand + 2 drawn - the deployed card - the coin paid + 1 drawn by the ability
+    assert len(state.hand) == 3 and len(state.deck) == 30 - 2 - 1
+    assert state.dust == [coin] and state.field[0].card is drawer
+
+
+def test_a_declared_dmg_gain_is_used_before_attacking_once_a_turn():
+    hitter = ov("LO-0501", "[宣言] [0]:味方ＡＦキャラが１体以下の場合、このキャラにＤＭＧ＋２する。", ap=3, dmg=2)
+    log = EventLog()
+    state = fresh(field={"AF-L": hitter}, log=log)
+    state.deck = [NOTHING] * 30  # nothing to deploy: the condition (one AF character at most) holds
+    drive(state)  # the greedy pilot
+    assert state.odeck == 40 - (2 + 2), "DMG 2 + 2"
+    assert state.counters["abilities"] == 1 and state.counters["damage_by_dmg"] == 1
+    assert "uses: [宣言] [0]:味方AFキャラが1体以下の場合、このキャラにDMG+2する。" in log.as_text()
+    # used once: not offered again this turn; the DMG gain ends with the turn
+    state = fresh(field={"AF-L": hitter})
+    state.start(state.scenario(state._my_turn()))
+    assert ("use", 0, 0) in state.options_main()
+    state.apply(Action("main", ("use", 0, 0)))
+    assert state.field[0].dmg == 4 and ("use", 0, 0) not in state.options_main()
+    state.apply(Action("main", ("end",)))
+    assert state.field[0].dmg == 2
+
+
+def test_engage_replaces_a_weaker_character_and_runs_its_engage_ability():
+    weak = ov("LO-0901", "", ap=1, dmg=1, slots=("AF-L",))
+    engager = ov("LO-0124", "[エンゲージ:[１枚ドローする。]]", ap=3, dmg=3, slots=("AF-L",))
+    coin = card("EV-9101", "event")
+    state = fresh(hand=[engager, coin], field={"AF-L": weak})
+    state.start(state.scenario(state._my_turn()))
+    assert ("engage", "LO-0124", 0) in state.options_main()
+    state.apply(Action("main", ("engage", "LO-0124", 0)))
+    assert state.field[0].card is engager and weak in state.dust and coin in state.dust
+    assert len(state.hand) == 2 + 2 - 2 + 1, "two drawn, the engager and the coin out, one drawn on engaging"
+    assert state.counters["engaged"] == 1
+
+
+def test_the_overture_bonus_runs_when_the_attack_is_not_defended():
+    bonus = ov("LO-4778", "[ボーナス:[相手のデッキを１枚破棄する。]]", ap=3, dmg=2)
+    state = fresh(field={"AF-C": bonus})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.odeck == 40 - 2 - 1 and state.counters["milled"] == 3
+
+
+def test_recovery_draws_when_my_deck_recovers():
+    keeper = ov("LO-0587", "[リカバリー:[１枚ドローする。]]")
+    heal = CardRecord(game="lycee", code="LO-0696", name="heal", card_type="event", attributes=("flower",), ex=1,
+                      cost=0, text="自分のデッキを２枚回復する。自分のデッキをシャッフルする。")
+    state = fresh(hand=[heal], field={"DF-L": keeper})
+    state.dust = [SNOW, SNOW, SNOW]
+    drive(state, [("event", "LO-0696"), ("end",)])
+    assert len(state.dust) == 3 - 2 + 1, "two recovered, the event played"
+    assert len(state.deck) == 30 - 2 + 2 - 1, "drawn 2, recovered 2, [リカバリー] drew 1"
+    assert len(state.hand) == 2 + 1 and state.counters["recovered"] == 2
+
+
+def test_a_continuous_dmg_gain_counts_in_the_deck_damage():
+    leader = ov("LO-9200", "[常時] 味方ＡＦキャラ全てにＤＭＧ＋１する。", ap=0, dmg=0)
+    hitter = ov("LO-9201", "", ap=2, dmg=2)
+    state = fresh(field={"AF-C": hitter, "DF-C": leader})
+    drive(state, [("attack", 1, 1), ("end",)])
+    assert state.odeck == 40 - 3
+
+
+def test_a_turn_end_ability_mills_my_deck():
+    miller = ov("LO-0077", "[誘発] 自ターン終了時、自分のデッキを１枚破棄する。")
+    state = fresh(field={"DF-L": miller})
+    drive(state, [("end",)])
+    assert len(state.deck) == 30 - 2 - 1 and state.dust == [FILLER]
+
+
+def test_a_search_on_entering_takes_the_card_from_my_deck():
+    seeker = ov("LO-1026", "[誘発] このキャラが登場したとき、自分のデッキから＜魔剣＞キャラ１体を探し公開して手札に入れる。")
+    blade = ch("CH-9300", "blade", traits=("魔剣",), ap=2)
+    coin = card("EV-9102", "event")
+    state = fresh(hand=[seeker, coin])
+    state.deck = [FILLER] * 10 + [blade] + [FILLER] * 10
+    state.rescan()  # zones edited by hand
+    drive(state, [("deploy", "LO-1026", 0), ("end",)])
+    assert blade in state.hand and blade not in state.deck and len(state.deck) == 21 - 2 - 1
+
+
+def test_charge_is_taken_for_a_character_that_spends_it():
+    charged = ov("LO-4096", "[チャージ:２]\n[誘発] このキャラが登場したとき、このキャラに２枚チャージできる。\n"
+                            "[宣言] [C1]:このキャラにＤＭＧ＋１する。", ap=2, dmg=2)
+    coin = card("EV-9103", "event")
+    state = fresh(hand=[charged, coin])
+    state.start(state.scenario(state._my_turn()))
+    state.apply(Action("main", ("deploy", "LO-4096", 0)))
+    c = state.field[0]
+    assert len(c.charge) == 2 and len(state.deck) == 30 - 2 - 2
+    assert state.card_zones()["charge"] == c.charge
+    # next turn: [C1] pays one charge card into the dust box for DMG+1
+    c.entered = 0
+    state.apply(Action("main", ("use", 0, 2)))
+    assert len(c.charge) == 1 and c.dmg == 3 and len(state.dust) == 2
+
+
+def test_mana_of_a_cost_ability_pays_a_cost():
+    source = ov("LO-1581", "[コスト] [日日]を発生する。この能力は失われる。", ap=0, dmg=0)
+    sunny = ov("LO-9400", "", ap=3, dmg=3, cost={"sun": 2}, attrs=("sun",))
+    state = fresh(hand=[sunny], field={"DF-L": source})
+    state.start(state.scenario(state._my_turn()))
+    assert ("deploy", "LO-9400", 0) in state.options_main(), "the flower cards in hand pay no sun"
+    state.apply(Action("main", ("deploy", "LO-9400", 0)))
+    assert state.field[0].card is sunny and state.dust == [] and len(state.hand) == 2
+    assert state.counters["mana_used"] == 1 and state.mana_sources() == [], "この能力は失われる"
+
+
+def test_the_dummy_puts_a_card_of_its_hand_back_into_its_deck():
+    pusher = ov("LO-1265", "[誘発] このキャラが登場したとき、相手は相手の手札を１枚デッキの下に置く。")
+    coin = card("EV-9104", "event")
+    state = fresh(hand=[pusher, coin])
+    state.ohand = 7
+    drive(state, [("deploy", "LO-1265", 0), ("end",)])
+    assert (state.ohand, state.odeck) == (6, 41)
+
+
+def test_order_change_is_played_as_touch():
+    back = ov("LO-0452", "[オーダーチェンジ:[0]]", ap=4, dmg=4, slots=("DF-C",))
+    front = ov("LO-9500", "", ap=1, dmg=1)
+    state = fresh(field={"AF-C": front, "DF-C": back})
+    drive(state)
+    assert state.field[1].card is back and state.field[4].card is front and state.odeck == 40 - 4
+
+
+# -- what is not played, and why ------------------------------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("[エンゲージ]", PLAYED),
+    ("[エンゲージ:[自分のデッキを２枚回復する。]]", PLAYED),
+    ("[チャージ:２]", PLAYED),
+    ("[リカバリー:[１枚ドローする。]]", PLAYED),
+    ("[ターンリカバリー:[１枚ドローする。]]", PLAYED),
+    ("[オーダーチェンジ:[0]]", PLAYED),
+    ("[コンバート:[花花花]:→「孤高の天才エトワール スピカ」]", PLAYED),
+    ("[ボーナス:[相手のデッキを１枚破棄する。]]", PLAYED),
+    ("[アシスト]", NO_EFFECT),
+    ("[サポーター:[花花]]", NO_EFFECT),
+    ("[ガッツ:[月月月月月]]", NO_EFFECT),
+    ("[サプライズ]", NO_EFFECT),
+    ("[ダッシュ]", NO_EFFECT),
+    ("[ペナルティ:[１枚ドローする。]]", NO_EFFECT),
+    ("[リーダー]", NOT_PLAYED),
+    ("[プリンシパル]", NOT_PLAYED),
+])
+def test_overture_basic_abilities_are_played_or_classified(text, expected):
+    (got,) = status(text)
+    assert got[0] == expected and (expected == PLAYED or got[1]), got
+
+
+def test_no_effect_and_not_played_say_why():
+    assert status("[誘発] このキャラで攻撃宣言をしたとき、相手キャラ１体にＳＰ－２する。") == [(NO_EFFECT, ab.NO_OPP_CARDS)]
+    assert status("[宣言] [0]:このキャラにＡＰ＋１する。") == [(NO_EFFECT, ab.STATS_ONLY)]
+    assert status("[誘発] このキャラが相手の効果で場を離れたとき、１枚ドローできる。") == [(NO_EFFECT, ab.DUMMY_PASSIVE)]
+    assert status("[誘発] このキャラがダウンしたとき、１枚ドローする。") == [(NO_EFFECT, ab.NEVER_DOWNED)]
+    assert status("[ペナルティ:[自分にシールド＋１する。]]") == [(NO_EFFECT, ab.NEVER_DOWNED)]
+    assert status("[誘発] 自分の効果で相手キャラが場を離れたとき、自分にシールド＋１する。") == [(NO_EFFECT, ab.SHIELDS)]
+    # a support trigger that adds DMG could change the game: the pilot never supports, so not played
+    (got,) = status("[誘発] このキャラでサポートをしたとき、対象のキャラにＡＰ＋１・ＤＰ＋１・ＤＭＧ＋１する。")
+    assert got[0] == NOT_PLAYED and "supports" in got[1]
+    # mana of an item's ability is not used
+    (got,) = status("[コスト] [月月]を発生する。このコストはアイテムの装備にのみ支払える。この能力は失われる。", "item")
+    assert got == (NOT_PLAYED, "mana produced by an item's or area's ability is not used")
+
+
+def test_a_card_that_cannot_be_used_is_never_played():
+    text = "相手を女体化することができる。\n※このカードは通常のゲームで使用できません。"
+    banned = CardRecord(game="lycee", code="LO-5498", name="x", card_type="event", text=text)
+    assert lycee.plays_card(banned) == "the card says it cannot be used in a normal game"
+    assert lycee.plays_card(ov("LO-9600", "")) is None
