@@ -4,6 +4,7 @@
     .venv/bin/python bench/goldfish.py --games 5000 --repeat 5 --game ws
     .venv/bin/python bench/goldfish.py --deck ../shared/carddata/weiss_schwarz/decks/rcyberw/Sara.txt
     .venv/bin/python bench/goldfish.py --real-decks    # the 14 real WS decks of ../shared/carddata
+    .venv/bin/python bench/goldfish.py --lycee-real    # a legal real Lycee Overture deck of one title
 
 For each game with an engine package (``rules/<game>/engine/``) and each sample deck
 ``fixtures/decks/<game>-*.txt`` (cards from ``fixtures/cards/<game>.json``, no database), prints:
@@ -22,7 +23,9 @@ soon as its package and its sample decks exist.
 AlphaC2 ``<deck>`` XML) with the real cards of ``../shared/carddata/weiss_schwarz/`` read straight
 from the sources by the catalog's importers, no database (``bench/realdata.py``); codes no source
 has are left out and named. ``--real-decks`` measures every real deck there. ``--option k=v``
-passes engine options (e.g. ``dummy_pressure=off``).
+passes engine options (e.g. ``dummy_pressure=off``). ``--lycee-real`` measures the legal real
+60-card Lycee Overture deck of one title that ``bench/lycee_real.py`` builds from
+``../shared/carddata/lycee/``.
 """
 from __future__ import annotations
 
@@ -90,9 +93,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", action="append", default=[], help="a real WS deck file (repeatable)")
     ap.add_argument("--real-decks", action="store_true", help="every real WS deck of ../shared/carddata")
     ap.add_argument("--option", action="append", default=[], help="engine option key=value (repeatable)")
+    ap.add_argument("--lycee-real", action="store_true", help="the real Lycee Overture deck of one title")
     args = ap.parse_args(argv)
     extra = dict(o.split("=", 1) for o in args.option)
     rows = []
+    if args.lycee_real:
+        from bench.lycee_real import title_deck
+
+        title, deck = title_deck()
+        rows.append(_measure("lycee", f"real: {title}", deck, extra, args))
     if args.deck or args.real_decks:
         from bench.realdata import ws_deck, ws_real_decks
 
@@ -103,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name}: {len(deck.main)} known cards, skipped", file=sys.stderr)
                 continue
             rows.append(_measure("ws", path.stem, deck, extra, args))
-    for game in ([] if args.deck or args.real_decks else args.game or g.GAMES):
+    for game in ([] if args.deck or args.real_decks or args.lycee_real else args.game or g.GAMES):
         try:
             engine = get_engine(game)
         except KeyError:

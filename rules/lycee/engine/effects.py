@@ -774,6 +774,7 @@ class EffectsMixin:
             else:
                 holder = ctx_char
                 holder.item = found
+                self.version += 1
                 self._recompute(holder, self._slot_of(holder))
                 self.counters["items"] += 1
                 if info_of(found).plan.by_hook:

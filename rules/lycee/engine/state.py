@@ -482,14 +482,24 @@ class LyceeState(EffectsMixin, GoldfishState):
             self._fire_field("opp_turn_end")
 
     def _hooked(self, hook: str) -> bool:
-        """Whether a character of mine (or its item) has programs for ``hook``."""
+        """Whether a character of mine (or its item) has programs for ``hook`` (the hooks of the
+        field are memoised per ``version``; an item equipped bumps it too)."""
         if hook not in self.deck_hooks:
             return False
-        for c in self.field:
-            if c is not None and (hook in c.info.plan.by_hook
-                                  or (c.item is not None and hook in info_of(c.item).plan.by_hook)):
-                return True
-        return False
+        memo = self._memo
+        if memo.get("v") != self.version:
+            memo.clear()
+            memo["v"] = self.version
+        hooks = memo.get("hooks")
+        if hooks is None:
+            found: set[str] = set()
+            for c in self.field:
+                if c is not None:
+                    found.update(c.info.plan.by_hook)
+                    if c.item is not None:
+                        found.update(info_of(c.item).plan.by_hook)
+            hooks = memo["hooks"] = found
+        return hook in hooks
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
@@ -924,6 +934,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         elif verb == "item":  # on one of my characters, or (slot 6..11) one of the dummy's
             c = field[slot] if slot < 6 else self.ofield[slot - 6]
             c.item = card
+            self.version += 1
             self._recompute(c, slot)
             self.counters["items"] += 1
             if log is not None:
