@@ -904,3 +904,107 @@ def test_the_importer_stores_a_dash_as_no_text():
                           "Level": 0, "Cost": 0, "Power": 3000, "Soul": 1, "Trigger": [], "Trait": [],
                           "Ability": "-"}, {})
     assert card is not None and card["text"] == ""
+
+
+HOME = real("AW/S18-083", "【永】前列にこのカードがいるなら、このカードはあなたのスタンドフェイズに【スタンド】しない。", power=3500,
+            colors=BLUE, traits=("ネット",), name="AW/S18-083")
+HANA = real("RW/W20-010", "【永】あなたは自分のクライマックスフェイズに、クライマックスを手札からプレイできない。", power=3500,
+            traits=("植物", "オカルト"), name="RW/W20-010")
+BLACK = real("APO/S53-092", "【自】このカードが手札から舞台に置かれた時、あなたの控え室に「“英霊”黒のセイバー」がないなら、この"
+             "カードを【レスト】する。", level=1, power=6500, colors=BLUE, traits=("サーヴァント", "竜"), name="APO/S53-092")
+ARCHER = real("FS/S03-052", "【自】このカードが手札から舞台に置かれた時、あなたは自分のカード名に「セイバー」を含むキャラを1枚選び、"
+              "クロック置場に置く。", level=2, cost=2, power=10000, soul=2, colors=RED, traits=("サーヴァント", "武器"),
+              name="FS/S03-052")
+KOTORI = real("DC/W09-026", "【自】このカードが手札から舞台に置かれた時、あなたは自分のクロックを1枚選び、手札に戻してよい。"
+              "そうしたら、あなたは自分の手札を1枚選び、クロック置場に置く。", level=2, cost=1, power=6000, colors=GREEN,
+              traits=("音楽", "メガネ"), name="DC/W09-026")
+SABER = real("FS/S34-012", "【自】このカードがアタックした時、クライマックス置場に「運命の夜」があるなら、あなたは他の自分のキャラを"
+             "1枚選び、手札に戻してよい。", level=1, power=4500, traits=("サーヴァント", "武器"), name="FS/S34-012")
+UNMEI = real("FS/S34-100", "【永】あなたのキャラすべてに、ソウルを+1。", "climax", name="運命の夜")
+REVEALER = real("APO/S53-078", "【自】このカードが手札から舞台に置かれた時、あなたは自分の手札を公開する。", power=2500, colors=BLUE,
+                traits=("サーヴァント", "武器"), name="APO/S53-078")
+
+
+def test_does_not_stand_in_the_front_row():
+    """AW/S18-083: in the front row it stays rested at your stand phase (so it attacks once)."""
+    state = fresh()
+    state.went_first = False
+    state.stage[0], state.stage[3] = HOME, char("B/W-0")
+    state.stage_state[0] = state.stage_state[3] = ws.REST
+    state.deck = [EVENT] * 20
+    state.odeck = blanks(30)
+    drive(state, state._my_turn(), {"clock": ("skip",)})
+    assert state.counters["attacks"] == 0 and state.stage_state[3] == ws.STAND
+
+
+def test_cannot_place_climaxes():
+    """RW/W20-010: while it is on your stage, no climax phase climax."""
+    state = fresh()
+    state.went_first = False
+    state.stage[3] = HANA
+    cx = climax("Y/W-CX")
+    state.hand = [cx]
+    state.clock = [char("Y/W-c")]
+    state.deck = [EVENT] * 20
+    state.odeck = blanks(30)
+    seen = drive(state, state._my_turn(), {"clock": ("skip",)})
+    assert "climax" not in seen and cx in state.hand and state.counters["climaxes_placed"] == 0
+
+
+def test_rests_itself_without_a_named_card_in_the_waiting_room():
+    """APO/S53-092: played while 「“英霊”黒のセイバー」 is not in the waiting room: it rests."""
+    state = fresh()
+    state.level = blanks(1)
+    state.clock = [char("B/W-c", colors=BLUE)]
+    play(state, BLACK)
+    assert state.stage_state[0] == ws.REST
+    state2 = fresh()
+    state2.level = blanks(1)
+    state2.clock = [char("B/W-c", colors=BLUE)]
+    state2.waiting = [real("APO/S53-093", "", name="“英霊”黒のセイバー")]
+    play(state2, BLACK)
+    assert state2.stage_state[0] == ws.STAND
+
+
+def test_one_of_your_characters_into_the_clock():
+    """FS/S03-052: choose a character of yours whose name contains 「セイバー」: into the clock."""
+    state = fresh()
+    state.level = blanks(2)
+    state.stock = blanks(2)
+    state.clock = [char("R/W-c", colors=RED)]
+    saber = real("FS/S03-001", "", name="“騎士王”セイバー")
+    state.stage[1] = saber
+    play(state, ARCHER)
+    assert state.stage[1] is None and state.clock[-1] is saber
+
+
+def test_clock_card_to_hand_then_a_hand_card_to_the_clock():
+    """DC/W09-026: a clock card may go to hand (taken: the best); then a hand card (the least
+    valuable) goes to the clock."""
+    state = fresh()
+    state.level = blanks(2)
+    state.stock = blanks(1)
+    good = char("G/W-2", level=2, soul=2, colors=GREEN)
+    state.clock = [char("K/W-0", colors=GREEN), good]
+    state.hand = [CX]
+    play(state, KOTORI)
+    assert state.hand == [good] and state.clock[-1] is CX
+
+
+def test_an_optional_bounce_of_your_own_character_is_declined():
+    """FS/S34-012: returning another character of yours to hand only loses a card: the engine
+    declines the "may"."""
+    state = fresh()
+    state.stage[0], state.stage[1] = SABER, char("O/W-1")
+    state.climax = UNMEI
+    state.deck = blanks(10)
+    state.odeck = blanks(20)
+    attack_soul(state)
+    assert state.stage[1] is not None and state.hand == []
+
+
+def test_revealing_your_hand_changes_nothing():
+    state = fresh()
+    state.hand = [CX]
+    play(state, REVEALER)
+    assert state.hand == [CX] and state.stage[0] is REVEALER
