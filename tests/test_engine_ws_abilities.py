@@ -1008,3 +1008,24 @@ def test_revealing_your_hand_changes_nothing():
     state.hand = [CX]
     play(state, REVEALER)
     assert state.hand == [CX] and state.stage[0] is REVEALER
+
+
+@pytest.mark.parametrize("deck_size,climaxes,soul", [(30, 8, 2), (20, 4, 3)])
+def test_pressure_cancel_frequency_matches_the_hypergeometric(deck_size, climaxes, soul):
+    """The goldfish's attack through your damage step is cancelled exactly when one of your climaxes
+    is among the top ``soul`` cards: P = hypergeometric (20,000 trials, 4 standard errors)."""
+    from rules.engine.core import game_rng
+    from rules.odds import p_at_least
+
+    base = [CX] * climaxes + blanks(deck_size - climaxes)
+    n = 20000
+    cancels = 0
+    for i in range(n):
+        state = fresh()
+        deck = list(base)
+        game_rng("taken", i).shuffle(deck)
+        state.deck = deck
+        cancels += state._hit_me(soul)
+    p = p_at_least(deck_size, climaxes, soul)
+    se = (p * (1 - p) / n) ** 0.5
+    assert abs(cancels / n - p) < 4 * se, (cancels / n, p)
