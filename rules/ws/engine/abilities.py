@@ -139,19 +139,19 @@ class Analysis:
 def _n(value: Any) -> Callable[[Any], int] | None:
     """A number in a filter: an int, ``level_of:you`` (your level), ``level_of:you+1``."""
     if isinstance(value, bool):
-        raise Unsupported(f"number {value!r}")
+        raise Unsupported("a computed number (X) in a filter" if value == "X" else f"the number {value!r}")
     if isinstance(value, int):
         return None
     if value == "level_of:you":
         return lambda st: len(st.level)
     if value == "level_of:you+1":
         return lambda st: len(st.level) + 1
-    raise Unsupported(f"number {value!r}")
+    raise Unsupported("a computed number (X) in a filter" if value == "X" else f"the number {value!r}")
 
 
 def _stat_pred(attr: str, spec: Any) -> Pred:
     if not isinstance(spec, (list, tuple)) or len(spec) != 2 or spec[0] not in _CMP:
-        raise Unsupported(f"{attr} {spec!r}")
+        raise Unsupported(f"a {attr} compared to a computed number")
     op = _CMP[spec[0]]
     dyn = _n(spec[1])
     if dyn is None:
@@ -173,6 +173,8 @@ def card_pred(t: Mapping[str, Any]) -> Pred | None:
     if kind in _KINDS:
         want = _KINDS[kind]
         parts.append(lambda st, c: c.card_type == want)
+    elif kind == "marker":
+        raise Unsupported("markers under a card")
     elif kind not in (None, "card"):
         raise Unsupported(f"cards of kind {kind!r}")
     if t.get("traits"):
@@ -198,7 +200,7 @@ def card_pred(t: Mapping[str, Any]) -> Pred | None:
         ex = t["except"]
         inner = card_pred(ex) if isinstance(ex, Mapping) else None
         if inner is None:
-            raise Unsupported(f"except {ex!r}")
+            raise Unsupported("this exception in a filter")
         parts.append(lambda st, c: not inner(st, c))
     if not parts:
         return None
@@ -287,10 +289,14 @@ def selection(t: Any, *, default_zone: str | None = None, who_default: str = "yo
     """A target description → :class:`Sel`. Opposing characters raise :class:`Skip` (the goldfish
     has none); unknown keys raise :class:`Unsupported`."""
     if not isinstance(t, Mapping):
-        raise Unsupported(f"target {t!r}")
+        raise Unsupported("this target")
     extra = set(t) - _SEL_KEYS
     if extra:
-        raise Unsupported(f"target with {', '.join(sorted(extra))}")
+        if "has_ability" in extra:
+            raise Unsupported("characters that have a named ability")
+        if "numbers" in extra:
+            raise Unsupported("a target with a number the source garbled")
+        raise Unsupported(f"a target with {', '.join(sorted(extra))}")
     pred = card_pred(t)
     count = t.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool):
@@ -378,7 +384,7 @@ def condition(e: Effect) -> Cond:
         op = _CMP.get(p.get("cmp", ">="))
         n = p.get("n")
         if op is None or not isinstance(n, int):
-            raise Unsupported(f"level condition {p}")
+            raise Unsupported("this level condition")
         if p.get("who", "you") == "you":
             return lambda st, ctx: op(len(st.level), n)
         if p.get("who") == "opponent":
@@ -388,7 +394,7 @@ def condition(e: Effect) -> Cond:
         op = _CMP.get(p.get("cmp", ">="))
         n = p.get("n")
         if op is None or not isinstance(n, int) or p.get("who", "you") != "you":
-            raise Unsupported(f"level total {p}")
+            raise Unsupported("this level-total condition")
         return lambda st, ctx: op(sum(c.level or 0 for c in st.level), n)
     if k == "turn":
         whose = p.get("whose")
@@ -415,13 +421,13 @@ def condition(e: Effect) -> Cond:
         if zone == "front_row" and p.get("position") in ("center", "left", "right"):
             want = {"left": 0, "center": 1, "right": 2}[p["position"]]
             return lambda st, ctx: ctx.source_slot(st) == want
-        raise Unsupported(f"position {p}")
+        raise Unsupported("this position condition")
     if k == "count":
         op = _CMP.get(p.get("cmp", ">="))
         n = p.get("n")
         t = p.get("target")
         if op is None or not isinstance(n, int) or not isinstance(t, Mapping):
-            raise Unsupported(f"count condition {p}")
+            raise Unsupported("this count condition")
         if t.get("among") is not None and t.get("ref") in ("those", "that"):
             sel = selection({k2: v for k2, v in t.items() if k2 != "among"})
         else:
@@ -437,7 +443,7 @@ def condition(e: Effect) -> Cond:
         t = p.get("target")
         is_ = p.get("is")
         if not isinstance(t, Mapping) or not isinstance(is_, Mapping):
-            raise Unsupported(f"card_is {p}")
+            raise Unsupported("this condition on a card")
         pred = card_pred({"kind": t.get("kind") if t.get("kind") != "card" else None, **is_}) or (lambda st, c: True)
         if t.get("ref") == "that" and not t.get("all"):
             return lambda st, ctx: ctx.that is not None and pred(st, ctx.that)
@@ -447,7 +453,7 @@ def condition(e: Effect) -> Cond:
             return lambda st, ctx: all(pred(st, c) for c in st.stage if c is not None)
         if t.get("relative") == "opposite":
             raise Skip(NO_OPP_CHARS)
-        raise Unsupported(f"card_is {p}")
+        raise Unsupported("this condition on a card")
     if k == "in_zone":
         zone = p.get("zone")
         if zone == "clock" and p.get("position") == "top":
@@ -456,10 +462,10 @@ def condition(e: Effect) -> Cond:
             return lambda st, ctx: any(c is ctx.card for c in st.memory)
         if zone == "hand":
             return lambda st, ctx: any(c is ctx.card for c in st.hand)
-        raise Unsupported(f"in zone {p}")
+        raise Unsupported("this zone condition")
     if k == "state":
         if p.get("ref") != "this":
-            raise Unsupported(f"state {p}")
+            raise Unsupported("this state condition")
         state = p.get("state")
         if state in ("rested", "standing", "reversed"):
             return lambda st, ctx: (s := ctx.source_slot(st)) is not None and st.slot_state_is(s, state)
@@ -476,7 +482,7 @@ def condition(e: Effect) -> Cond:
             a = selection(t)
             b = selection(p["than"])
             if op is None:
-                raise Unsupported(f"compare {p}")
+                raise Unsupported("this comparison")
             return lambda st, ctx: op(a.count_in(st, ctx), b.count_in(st, ctx))
         if p.get("attr") in ("level", "cost", "power", "soul") and isinstance(t, Mapping) and t.get("ref") == "that" \
                 and isinstance(p.get("n"), int):
@@ -484,9 +490,9 @@ def condition(e: Effect) -> Cond:
             attr = p["attr"]
             n = p["n"]
             if op is None:
-                raise Unsupported(f"compare {p}")
+                raise Unsupported("this comparison")
             return lambda st, ctx: ctx.that is not None and op(getattr(ctx.that, attr) or 0, n)
-        raise Unsupported(f"compare {p}")
+        raise Unsupported("this comparison")
     if k == "done":
         raise Unsupported("a condition on what an earlier effect did")
     if k == "play_requirement":
@@ -563,7 +569,7 @@ def _x_value(x: Any) -> Callable[[Any, Any], int]:
         return lambda st, ctx: (getattr(ctx.that, attr) or 0) * times if ctx.that is not None else 0
     if t.get("relative") == "opposite" or str(t.get("ref", "")).startswith("battle"):
         raise Skip(NO_OPP_CHARS)
-    raise Unsupported(f"X = {dict(x)}")
+    raise Unsupported("this X")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -662,7 +668,7 @@ def _eff_mill(p: Mapping[str, Any]) -> Built:
         raise Unsupported("mill every player's deck")
     who = t.get("who", "you")
     if t.get("zone", "deck") != "deck" or t.get("position", "top") != "top":
-        raise Unsupported(f"mill {t}")
+        raise Unsupported("this mill")
     if who == "opponent":
         return Built(lambda st, ctx: st.fx_opp_mill(n(st, ctx)), 0.3, "mill")
     if who != "you":
@@ -708,7 +714,7 @@ def _eff_look(p: Mapping[str, Any]) -> Built:
     to = p.get("to")
     if p.get("deck_of") == "opponent":
         if to != "top":
-            raise Unsupported(f"look at the goldfish's deck, then {to}")
+            raise Unsupported("looking at the goldfish's deck, then putting cards elsewhere")
         n = amount(p, "count")
         return Built(lambda st, ctx: st.fx_opp_order_top(n(st, ctx)), 0.5, "look")
     if p.get("among") == "look" and (p.get("target") or {}).get("ref") == "rest":
@@ -716,7 +722,7 @@ def _eff_look(p: Mapping[str, Any]) -> Built:
             return Built(lambda st, ctx: st.fx_rest_to_top(ctx), 0.0, "look")
         raise Unsupported(f"looked cards to {to}")
     if "among" in p or "target" in p or "zone" in p:
-        raise Unsupported(f"look {dict(p)}")
+        raise Unsupported("this look at cards")
     n = amount(p, "count")
     if to in ("top_or_waiting_room", "top_or_bottom"):
         return Built(lambda st, ctx: st.fx_look_keep_climax(n(st, ctx), to), 0.3, "look")
@@ -756,7 +762,7 @@ def _eff_memory(p: Mapping[str, Any]) -> Built:
         sel = selection({**t, "who": "you"})
         n = amount(p, "count")
         return Built(lambda st, ctx: st.fx_move_chosen(ctx, sel, n(st, ctx), "memory"), -0.2, "memory")
-    raise Unsupported(f"memory of {t}")
+    raise Unsupported("putting these cards into memory")
 
 
 def _eff_put_on_stage(p: Mapping[str, Any]) -> Built:
@@ -840,7 +846,8 @@ def _eff_to_deck(p: Mapping[str, Any]) -> Built:
         sel = selection({**t, "zone": "waiting_room"})
         n = amount(p, "count")
         return Built(lambda st, ctx: st.fx_move_chosen(ctx, sel, n(st, ctx), "deck_" + to), 0.0, "to_deck")
-    raise Unsupported(f"to deck from {src} ({who}) to {to}")
+    raise Unsupported(f"cards of {'the goldfish' if who == 'opponent' else 'yours'} from the {src} into a deck"
+                      if src else "cards into a deck")
 
 
 def _eff_shuffle(p: Mapping[str, Any]) -> Built:
@@ -854,7 +861,7 @@ def _eff_shuffle(p: Mapping[str, Any]) -> Built:
 
 def _soul_target(t: Any) -> Sel:
     if not isinstance(t, Mapping):
-        raise Unsupported(f"soul of {t!r}")
+        raise Unsupported("this soul change")
     if t.get("ref") == "this" and "relative" not in t:
         return Sel(None, ref="this")
     if t.get("ref") == "that" and "relative" not in t:
@@ -907,7 +914,7 @@ def _eff_rest(p: Mapping[str, Any]) -> Built:
         raise Skip(NO_OPP_CHARS)
     if t.get("ref") == "this":
         return Built(lambda st, ctx: st.fx_rest_this(ctx), -0.5, "rest")
-    raise Unsupported(f"rest {t}")
+    raise Unsupported("resting your characters as an effect")
 
 
 def _eff_leave(kind: str) -> Callable[[Mapping[str, Any]], Built]:
@@ -917,7 +924,7 @@ def _eff_leave(kind: str) -> Callable[[Mapping[str, Any]], Built]:
     def build(p: Mapping[str, Any]) -> Built:
         t = p.get("target") or {}
         if not isinstance(t, Mapping):
-            raise Unsupported(f"{kind} {t!r}")
+            raise Unsupported(f"this {kind} effect")
         if t.get("who") == "opponent" or t.get("relative") == "opposite" or str(t.get("ref", "")).startswith(
                 "battle") or (t.get("who") is None and t.get("ref") is None):
             raise Skip(NO_OPP_CHARS)
@@ -1041,6 +1048,10 @@ OPP_TURN_ONLY = gettext_noop("lasts only during the goldfish's turn, when your c
                              "the stage")
 
 
+_UNPLAYED_KINDS = {"grant_trait": "traits given to cards", "name_alias": "names given to cards",
+                   "cost_change": "cost changes", "modal": "a choice between effects"}
+
+
 def effect(e: Effect, card: CardRecord, *, continuous: bool = False, hook: str = "") -> Built:
     """One effect → a :class:`Built` step, or :class:`Skip` / :class:`Unsupported`. ``hook``: when
     the ability resolves (an effect lasting the goldfish's turn changes nothing)."""
@@ -1071,7 +1082,7 @@ def effect(e: Effect, card: CardRecord, *, continuous: bool = False, hook: str =
     elif k == "truncated":
         raise Unsupported(gettext_noop("the source cut this text short"))
     else:
-        raise Unsupported(f"{k} effects")
+        raise Unsupported(_UNPLAYED_KINDS.get(k, f"{k} effects"))
     return _gated(built, p)
 
 
@@ -1084,7 +1095,7 @@ def _delayed_hook(at: Any) -> str:
         return "end:turn"
     if at.get("when") == "start" and at.get("phase") in _PHASES:
         return "start:" + str(at["phase"])
-    raise Unsupported(f"a delayed effect at {dict(at)}")
+    raise Unsupported("a delayed effect at this step")
 
 
 def _gated(built: Built, p: Mapping[str, Any]) -> Built:
@@ -1099,7 +1110,7 @@ def _gated(built: Built, p: Mapping[str, Any]) -> Built:
         if isinstance(raw_if, Mapping) and "not" in raw_if and "kind" not in raw_if:
             raw_if, negate = raw_if["not"], True
         if not isinstance(raw_if, Mapping) or "kind" not in raw_if:
-            raise Unsupported(f"if {raw_if!r}")
+            raise Unsupported("this condition")
         try:
             inner = condition(Effect.from_dict(raw_if))
         except Skip:
@@ -1154,7 +1165,7 @@ def cost_of(e: Effect) -> Cost:
         t = p.get("target") or {}
         n = p.get("count", 1)
         if t.get("zone", "hand") != "hand" or not isinstance(n, int):
-            raise Unsupported(f"discard cost {dict(p)}")
+            raise Unsupported("this discard cost")
         pred = card_pred({k2: v for k2, v in t.items() if k2 in _PRED_KEYS})
         return Cost("discard", lambda st, ctx: st.can_discard(ctx, n, pred),
                     lambda st, ctx: st.pay_discard(ctx, n, pred), 1.0 * n)
@@ -1165,10 +1176,10 @@ def cost_of(e: Effect) -> Cost:
             return Cost("rest_this", lambda st, ctx: st.can_rest_this(ctx), lambda st, ctx: st.fx_rest_this(ctx), 0.0)
         n = t.get("count", 1)
         if not isinstance(n, int):
-            raise Unsupported(f"rest cost {dict(p)}")
+            raise Unsupported("this rest cost")
         sel = selection({**{k2: v for k2, v in t.items() if k2 not in ("count", "state")}, "state": "standing"})
         if sel.zone != "stage":
-            raise Unsupported(f"rest cost {dict(p)}")
+            raise Unsupported("this rest cost")
         return Cost("rest", lambda st, ctx: len(sel.stage_slots(st, ctx)) >= n,
                     lambda st, ctx: st.pay_rest(ctx, sel, n), 0.5 * n)
     if k == "this_to_waiting_room":
@@ -1191,7 +1202,7 @@ def cost_of(e: Effect) -> Cost:
             return Cost("to_memory", lambda st, ctx: len(st.cost_cards(ctx, sel)) >= n,
                         lambda st, ctx: st.pay_cards_to(ctx, sel, n, "memory"), value * n)
         if t.get("ref") != "this" or set(t) != {"ref"}:
-            raise Unsupported(f"memory cost {dict(p)}")
+            raise Unsupported("this memory cost")
         return Cost("memory", lambda st, ctx: st.can_move_this(ctx), lambda st, ctx: st.fx_this_to(ctx, "memory"),
                     2.0)
     if k == "clock_damage":
@@ -1205,7 +1216,7 @@ def cost_of(e: Effect) -> Cost:
         return Cost("reveal", lambda st, ctx: st.can_discard(ctx, p.get("count", 1), pred), lambda st, ctx: None, 0.0)
     if k == "return_this":
         if set(p.get("target") or {"ref": "this"}) - {"ref"}:
-            raise Unsupported(f"return cost {dict(p)}")
+            raise Unsupported("this return cost")
         return Cost("return_this", lambda st, ctx: ctx.source_slot(st) is not None,
                     lambda st, ctx: st.fx_this_to(ctx, "hand"), 1.5)
     if k == "discard_this":
@@ -1227,7 +1238,7 @@ def cost_of(e: Effect) -> Cost:
             pred = card_pred({k2: v for k2, v in t.items() if k2 in _PRED_KEYS})
             return Cost("to_clock", lambda st, ctx: st.can_discard(ctx, n, pred),
                         lambda st, ctx: st.pay_hand_to_clock(ctx, n, pred), 2.0 * n)
-        raise Unsupported(f"clock cost {dict(p)}")
+        raise Unsupported("this clock cost")
     raise Unsupported(f"{k} costs")
 
 
@@ -1239,7 +1250,7 @@ def _move_cost(p: Mapping[str, Any]) -> Cost:
     to = p.get("to")
     n = p.get("count", t.get("count", 1))
     if not isinstance(n, int):
-        raise Unsupported(f"move cost {dict(p)}")
+        raise Unsupported("this cost moving cards")
     t.pop("count", None)
     if p.get("as") == "shuffle":
         return Cost("shuffle", lambda st, ctx: True, lambda st, ctx: st.fx_shuffle(), 0.0)
@@ -1260,7 +1271,8 @@ def _move_cost(p: Mapping[str, Any]) -> Cost:
         value = {"memory": 0.2, "waiting_room": 0.1, "stock": 1.0}[src] + (1.5 if to == "clock" else 0.0)
         return Cost(f"{src}_to_{to}", lambda st, ctx: len(st.cost_cards(ctx, sel)) >= n,
                     lambda st, ctx: st.pay_cards_to(ctx, sel, n, dest), value * n)
-    raise Unsupported(f"a cost moving cards from {src} to {to}")
+    raise Unsupported("a cost putting cards under a card (markers)" if isinstance(to, Mapping) and to.get("as_marker")
+                      else f"a cost moving cards from the {src} to the {to}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1302,9 +1314,9 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
                 raise Skip(OPP_NEVER_PLAYS)
             sel = selection(t)
             if sel.zone != "stage":
-                raise Unsupported(f"placed {t}")
+                raise Unsupported("this 'placed on the stage' trigger")
             return "other_placed", (sel, frozenset(ways))
-        raise Unsupported(f"placed {p}")
+        raise Unsupported("this 'placed on the stage' trigger")
     if k == "attacks":
         if p.get("type") in ("front", "side"):
             raise Skip(gettext_noop("front and side attacks need an opposing character: every attack on the "
@@ -1315,7 +1327,7 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
         if isinstance(t, Mapping) and t.get("who", "you") == "you":
             sel = selection(t)
             return "other_attack", sel
-        raise Unsupported(f"attacks {p}")
+        raise Unsupported("this attack trigger")
     if k in ("attacked", "reversed", "battle_opponent_reversed"):
         raise Skip(NO_BATTLE)
     if k == "climax_placed":
@@ -1346,16 +1358,16 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
     if k == "leaves_stage":
         if p.get("ref") == "this" and p.get("to", "waiting_room") == "waiting_room":
             return "leave", None
-        raise Unsupported(f"leaves the stage {p}")
+        raise Unsupported("another character leaving the stage")
     if k == "damage_cancelled":
         if p.get("by") == "this" and p.get("cancelled") is True:
             return "cancelled", p.get("during") == "turn_placed"
         if p.get("to") == "you" and p.get("by") is None:
             turn = p.get("turn")
             if turn not in (None, "opponent"):
-                raise Unsupported(f"damage cancelled {p}")
+                raise Unsupported("this damage-cancelled trigger")
             return ("taken_cancelled" if p.get("cancelled") else "taken_not_cancelled"), turn == "opponent"
-        raise Unsupported(f"damage cancelled {p}")
+        raise Unsupported("this damage-cancelled trigger")
     if k == "ability_used":
         what = p.get("what")
         who = (p.get("target") or {}).get("who", "you")
@@ -1376,7 +1388,7 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
         t = p.get("target") or {}
         if t.get("kind") == "climax" and len(t) == 1:
             return "trigger_climax", None
-        raise Unsupported(f"trigger check {p}")
+        raise Unsupported("this trigger-check trigger")
     if k == "card_moved":
         who = (p.get("target") or {}).get("who", "you")
         if who == "opponent":
@@ -1389,7 +1401,7 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
             return "to_level", card_pred(t)
         if who == "you" and p.get("to") == "clock" and p.get("from") == "hand" and set(t) <= {"who", "kind"}:
             return "clocked", card_pred(t)
-        raise Unsupported(f"a card moved {p}")
+        raise Unsupported("this card-moved trigger")
     if k == "refresh":
         if (p.get("target") or {}).get("who", "you") == "you":
             return "refresh", None
@@ -1397,7 +1409,7 @@ def trigger(e: Effect, card: CardRecord) -> tuple[str, Any]:
     if k == "state_changed":
         if (p.get("target") or {}).get("who") == "opponent":
             raise Skip(NO_OPP_CHARS)
-        raise Unsupported(f"state changed {p}")
+        raise Unsupported("this state-changed trigger")
     raise Unsupported(f"{k} triggers")
 
 
@@ -1478,7 +1490,7 @@ def _continuous(a: Ability, card: CardRecord, conds: tuple[Cond, ...], where: st
             except Skip as s:
                 reasons.append(s.reason)
                 continue
-            raise Unsupported(f"a lasting {e.kind} effect")
+            raise Unsupported(_UNPLAYED_KINDS.get(e.kind, f"a lasting {e.kind} effect"))
     if not soul and not level and encore is None and not flags and not (power and card.card_type == "climax"):
         raise Skip(reasons[0] if reasons else POWER_ONLY)
     hook = "climax_cont" if card.card_type == "climax" else "cont"
