@@ -22,6 +22,14 @@ class FastJSONRenderer(JSONRenderer):
         if data is None:
             return b""
         if self.get_indent(accepted_media_type or "", renderer_context or {}):
+            # DRF's indented output (``indent``, the browsable API); an ``orjson.Fragment`` (the
+            # cards API's page of JSON texts from PostgreSQL) is one DRF's encoder cannot take:
+            # decoded first
+            try:
+                data = orjson.loads(orjson.dumps(data, default=_ENCODER.default,
+                                                 option=orjson.OPT_PASSTHROUGH_DATETIME))
+            except (TypeError, orjson.JSONEncodeError):  # e.g. integers past 64 bits: as they are
+                pass
             return super().render(data, accepted_media_type, renderer_context)
         try:
             out = orjson.dumps(data, default=_ENCODER.default, option=orjson.OPT_PASSTHROUGH_DATETIME)
