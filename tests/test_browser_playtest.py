@@ -41,7 +41,8 @@ def test_goldfish_job_from_deck_shows_chart_and_replay(live_server, page, settin
     share = page.input_value("#share-url")
     assert share.startswith(live_server.url) and "/p/" in share
 
-    page.click("text=Game 3")
+    # exactly "Game 3": an example link such as "Game 327: fastest win (turn 4)" also contains it
+    page.get_by_role("link", name="Game 3", exact=True).click()
     page.wait_for_url("**/games/3/")
     log = page.inner_text("main")
     assert "Game 3 of Skylark Orchestra" in log and "Turn 1" in log and "opening hand" in log
