@@ -19,7 +19,7 @@ from rules.construction import validate_deck
 from rules.coverage import card_coverage, deck_coverage
 from rules.engine.core import run_games
 from rules.lycee.abilities import compile_text_cached
-from rules.lycee.engine import ENGINE
+from rules.lycee.engine import ENGINE, card_plan
 
 pytestmark = pytest.mark.carddata
 
@@ -74,3 +74,59 @@ def test_every_overture_basic_ability_is_played_or_classified():
     for name in ("assist", "supporter", "penalty", "guts", "surprise"):  # never change a goldfish game
         assert all(st != PLAYED and (st != NOT_PLAYED or not bare) for st, bare in seen[name]), (name, seen[name])
     assert {n for n, s in seen.items() if (NOT_PLAYED, True) in s} == {"leader", "principal"}
+
+
+def test_the_pilot_never_values_an_ability_above_its_static_bound(monkeypatch):
+    # CardInfo.pilot_acts leaves out the declared abilities whose value_bound is not positive, so the
+    # pilot never looks at them: that is right only if program_value never exceeds the bound
+    from rules.lycee.engine import pilot
+    from rules.lycee.engine.info import value_bound
+
+    real = pilot.program_value
+    seen: list[tuple[str, float, float]] = []
+
+    def checked(state, prog, c, card):
+        value = real(state, prog, c, card)
+        seen.append((prog.code, value, value_bound(prog)))
+        return value
+
+    monkeypatch.setattr(pilot, "program_value", checked)
+    _, deck = title_deck()
+    run_games(deck, "bound", range(30))
+    assert seen and all(value <= bound for _, value, bound in seen), [s for s in seen if s[1] > s[2]][:5]
+
+
+def test_field_counts_by_shape_agree_with_field_match():
+    # _count_field answers "every character of mine", "my characters named X" and selectors of the
+    # card alone without field_match: on real fields, for such selectors of the real data, the
+    # counts agree
+    import random
+
+    from rules.lycee.engine import effects
+    from rules.lycee.engine.field import Char
+    from rules.lycee.engine.state import LyceeState
+
+    records = lycee_records()
+    chars = [c for c in records if c.card_type == "character"]
+    sels = []
+    for card in records:
+        if not is_vanilla_text(card.text):
+            for prog in (p for ps in card_plan(card).by_hook.values() for p in ps):
+                for op in prog.ops:
+                    for cond in (*prog.conds, *op.conds):
+                        sel = cond.params.get("card") if cond.kind in ("present", "absent", "count") else None
+                        if (sel and "ref" not in sel and sel.get("side") != "opponent"  # (answered before)
+                                and effects._sel_shape(sel)[0] != effects._GENERAL):
+                            sels.append(sel)
+    assert len(sels) > 100
+    _, deck = title_deck()
+    state = LyceeState(deck, random.Random(0), 0, {}, None, setup=False)
+    rng = random.Random(16)
+    named = [c for c in chars if "御坂" in c.name]
+    for _ in range(200):
+        picks = rng.sample(chars, 3) + rng.sample(named, 2)
+        state.field = [Char(c, 0) for c in picks] + [None]
+        rng.shuffle(state.field)
+        for sel in rng.sample(sels, 30):
+            general = sum(1 for s, c in enumerate(state.field) if c is not None and effects.field_match(sel, s, c))
+            assert state._count_field(sel, effects.Ctx(None, picks[0], None)) == general, sel

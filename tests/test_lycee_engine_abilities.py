@@ -15,6 +15,7 @@ from rules.engine.core import Action, EventLog
 from rules.lycee import engine as lycee
 from rules.lycee.abilities import compile_text
 from rules.lycee.engine import abilities as ab
+from rules.lycee.engine import pilot
 from tests.test_engine_lycee import FILLER, card, ch, drive, fresh
 
 SNOW = ch("CH-9997", "snow filler", attrs=("snow",), cost={"snow": 1}, ap=1, dp=1, ex=1)
@@ -208,3 +209,48 @@ def test_a_card_that_cannot_be_used_is_never_played():
     banned = CardRecord(game="lycee", code="LO-5498", name="x", card_type="event", text=text)
     assert lycee.plays_card(banned) == "the card says it cannot be used in a normal game"
     assert lycee.plays_card(ov("LO-9600", "")) is None
+
+
+def test_an_ability_whose_payoff_depends_on_a_failed_condition_is_not_used():
+    # (LO-3128's shape) the character is destroyed only when a named ally is on the field, and the
+    # deploy needs that destruction ("破棄したとき"). Without the ally the condition fails, the
+    # ability would do nothing: it is worth nothing (it was worth a deploy, and used for nothing).
+    text = ("[宣言] [０]:味方「girl LO-9703」が登場している場合、このキャラを破棄する。"
+            "破棄したとき、自分の手札の「girl LO-9702」１体を無償で登場する。")
+    upgrader = ov("LO-9701", text, ap=2, dmg=2, attrs=("moon",), cost={"moon": 3})
+    better = ov("LO-9702", "", ap=5, dmg=5, attrs=("moon",), cost={"sun": 9})  # only enters by the ability
+    state = fresh(hand=[better], field={"AF-L": upgrader})
+    state.deck = [NOTHING] * 30
+    (prog,) = lycee.info_of(upgrader).plan.get("act")
+    assert [op.kind for op in prog.ops] == ["destroy_this", "deploy"]
+    assert pilot.program_value(state, prog, state.field[0], upgrader) == 0.0
+    assert lycee.info_of(upgrader).pilot_acts == {}, "the pilot never looks at it: it can gain nothing"
+    drive(state)
+    assert state.counters["abilities"] == 0 and state.field[0].card is upgrader
+    assert better in state.hand and state.odeck == 40 - 2
+
+
+def test_an_ability_whose_destruction_has_no_target_is_not_used():
+    # (LO-3161's shape) from the dust box: destroy a cost-5 [宙]「girl LO-9711」 of mine, then the
+    # giant enters. With no such character on my field nothing is destroyed, so nothing enters:
+    # the ability is worth nothing (it was worth a deploy, and its [宙] paid for nothing).
+    text = ("[手札宣言] [宙]:自ターン中に使用する。{コストが５点以上の味方[宙]「girl LO-9711」１体}を破棄する。"
+            "破棄したとき、ゴミ箱のこのキャラを無償で登場する。")
+    giant = ov("LO-9710", text, ap=5, dmg=5, attrs=("space",), cost={"space": 12})
+    small = ov("LO-9712", "", ap=1, dmg=1, attrs=("space",), cost={"space": 1})
+    coin = ov("LO-9713", "", ap=1, dmg=1, attrs=("space",), cost={"sun": 9})  # pays [宙], never deployed
+    state = fresh(hand=[coin], field={"AF-L": small})
+    state.deck = [NOTHING] * 30
+    state.dust = [giant]
+    state.rescan()
+    (prog,) = lycee.info_of(giant).plan.get("dust_act")
+    assert [op.kind for op in prog.ops] == ["destroy_ally", "deploy_this"]
+    assert pilot.program_value(state, prog, None, giant) == 0.0
+    drive(state)
+    assert state.counters["abilities"] == 0 and state.dust == [giant] and coin in state.hand
+    # with the named character on the field the giant comes back for it
+    named = ov("LO-9711", "", ap=2, dmg=2, attrs=("space",), cost={"space": 5})
+    state = fresh(hand=[coin], field={"AF-L": named})
+    state.dust = [giant]
+    state.rescan()
+    assert pilot.program_value(state, prog, None, giant) == 1.0

@@ -22,7 +22,7 @@ from rules.cards import CardRecord
 from rules.engine._zones import shuffle
 from rules.engine.core import gettext_noop
 
-from ..cardmatch import matches
+from ..cardmatch import matches, squash
 from .abilities import Cond, Op, Program, Target
 from .field import NEIGHBOURS, NO_USES, NONE, Char
 from .info import ALL_SLOTS, SLOTS, cost_of, info_of
@@ -89,6 +89,35 @@ def field_match(sel: Mapping[str, Any] | None, slot: int, c: Char, src: Char | N
     return matches(sel, c.card) is not False
 
 
+# Field selectors answered without ``field_match``: every character of mine (味方キャラ), my
+# characters of a name (味方「X」), selectors of the card alone (no position, no filter relative to
+# the source: ``matches``); anything else goes through ``field_match``. By selector identity.
+_GENERAL, _EVERY_CHAR, _BY_NAME, _CARD_ONLY = 0, 1, 2, 3
+_RELATIVE_FILTERS = ("except", "same_column_as", "adjacent_to", "relative")
+_IGNORED_KEYS = frozenset({"type", "side", "what", "count", "unit", "all", "up_to", "zone"})
+_SHAPES: dict[int, tuple[Mapping[str, Any], int, frozenset[str]]] = {}
+
+
+def _sel_shape(sel: Mapping[str, Any]) -> tuple[int, frozenset[str]]:
+    hit = _SHAPES.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1], hit[2]
+    shape, names = _GENERAL, frozenset()
+    keys = set(sel) - _IGNORED_KEYS
+    if sel.get("type", "card") == "card" and sel.get("what", "card") in ("character", "card", "named"):
+        if not keys:
+            shape = _EVERY_CHAR
+        elif keys == {"names"}:
+            shape, names = _BY_NAME, frozenset(squash(str(n)) for n in sel["names"])
+    if shape == _GENERAL and sel.get("type") not in ("and", "or") and "position" not in sel and not any(
+            k in f for f in sel.get("filters", ()) for k in _RELATIVE_FILTERS):
+        shape = _CARD_ONLY
+    if len(_SHAPES) > 50_000:
+        _SHAPES.clear()
+    _SHAPES[id(sel)] = (sel, shape, names)
+    return shape, names
+
+
 class EffectsMixin:
     """Runtime of printed abilities (see the module docstring); ``LyceeState`` mixes it in."""
 
@@ -138,10 +167,8 @@ class EffectsMixin:
                         break
 
     def _slot_of(self: LyceeState, c: Char) -> int:
-        for s in ALL_SLOTS:
-            if self.field[s] is c:
-                return s
-        return -1
+        field = self.field
+        return field.index(c) if c in field else -1  # (Char compares by identity)
 
     def _within_limits(self: LyceeState, prog: Program, c: Char | None) -> bool:
         if prog.per_turn:
@@ -258,9 +285,15 @@ class EffectsMixin:
         if t.ref == "battling":
             c = self.field[self.battling] if self.battling >= 0 else None
             return [c] if c is not None else []
-        src = ctx.char
-        src_slot = self._slot_of(src) if src is not None else -1
-        found = [(s, c) for s, c in enumerate(self.field) if c is not None and field_match(t.sel, s, c, src, src_slot)]
+        sel = t.sel
+        if not sel:
+            found = [(s, c) for s, c in enumerate(self.field) if c is not None]
+        elif _sel_shape(sel)[0] == _CARD_ONLY:
+            found = [(s, c) for s, c in enumerate(self.field) if c is not None and matches(sel, c.card) is not False]
+        else:
+            src = ctx.char
+            src_slot = self._slot_of(src) if src is not None else -1
+            found = [(s, c) for s, c in enumerate(self.field) if c is not None and field_match(sel, s, c, src, src_slot)]
         if not found:
             return []
         if t.count == 0:
@@ -542,7 +575,8 @@ class EffectsMixin:
             c = ctx.char
             if c is None:
                 return False
-            value = {"ap": c.ap, "dp": c.dp, "sp": c.sp, "dmg": c.dmg}.get(str(p.get("stat")), 0)
+            stat = p.get("stat")
+            value = getattr(c, stat) if stat in _STATS else 0
             return _CMP[str(p.get("op", ">="))](value, int(p.get("value", 0)))
         if k in ("present_area", "absent_area", "count_area", "present_item", "absent_item", "count_item"):
             sel = p.get("card") or {}
@@ -588,6 +622,13 @@ class EffectsMixin:
             return sum(1 for c in self.ofield if c is not None)
         if sel.get("ref") == "this":
             return 1 if ctx.char is not None and self._slot_of(ctx.char) >= 0 else 0
+        shape, names = _sel_shape(sel)
+        if shape == _EVERY_CHAR:
+            return 6 - self.field.count(None)
+        if shape == _BY_NAME:
+            return sum(1 for c in self.field if c is not None and not names.isdisjoint(c.info.snames))
+        if shape == _CARD_ONLY:
+            return sum(1 for c in self.field if c is not None and matches(sel, c.card) is not False)
         src = ctx.char
         src_slot = self._slot_of(src) if src is not None else -1
         return sum(1 for s, c in enumerate(self.field) if c is not None and field_match(sel, s, c, src, src_slot))
@@ -815,6 +856,7 @@ class EffectsMixin:
         return bonus
 
 
+_STATS = frozenset({"ap", "dp", "sp", "dmg"})
 _LEAVE_TO = {"destroy_this": "dust", "destroy_ally": "dust", "this_to_hand": "hand", "ally_to_hand": "hand",
              "this_to_deck": "deck", "ally_to_deck": "deck", "exile_this": "removed", "exile_ally": "removed"}
 

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from rules.cards import CardRecord
 
-from .abilities import card_plan
+from ..cardmatch import card_names as text_names
+from .abilities import Op, Program, card_plan
 
 SLOTS = ("AF-L", "AF-C", "AF-R", "DF-L", "DF-C", "DF-R")
 SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
@@ -32,6 +33,65 @@ def card_names(card: CardRecord) -> tuple[str, ...]:
     return names
 
 
+_INF = float("inf")
+_ALLY_AWAY = frozenset({"destroy_ally", "ally_to_hand", "ally_to_deck", "exile_ally"})
+
+
+def _op_bound(op: Op) -> float:
+    """The most ``pilot.program_value`` can count for one operation (keep the two in step)."""
+    k = op.kind
+    if k == "draw" or k == "opp_mill" or k == "opp_draw":
+        return float(op.n)
+    if k == "dmg":
+        return float(op.n)
+    if k in ("stand", "aggressive", "move_up"):
+        return _INF  # as much as a character of mine deals
+    if k in ("search", "dust_to_hand", "deploy", "deploy_this"):
+        return 1.0
+    if k in ("recover", "dust_to_deck", "dust_this_to_deck"):
+        return 0.1 * (op.n or 1)
+    if k == "mill":
+        return -0.2 * op.n
+    if k == "discard":
+        return float(-op.n)
+    if k in ("destroy_this", "this_to_hand", "this_to_deck"):
+        return -1.0
+    if k == "charge":
+        return -0.3 * op.n
+    return 0.0
+
+
+def value_bound(prog: Program) -> float:
+    """The most ``pilot.program_value`` can ever return for ``prog``: for each operation, run or
+    skipped as its conditions allow, and an operation chained on the previous one (``done``) run
+    only when that one was (``EffectsMixin._run``)."""
+    best = {True: 0.0}  # whether the last operation was done -> the best value so far
+    for op in prog.ops:
+        conds = op.conds
+        bound = _op_bound(op)
+        may_fail = op.kind in _ALLY_AWAY  # no character of mine to send away
+        if not conds and not may_fail:
+            best = {True: max(best.values()) + bound}
+            continue
+        chained = [c.kind for c in conds if c.kind in ("done", "not_done")]
+        plain = len(chained) < len(conds)
+        nxt: dict[bool, float] = {}
+        for done, value in best.items():
+            outcomes: list[tuple[bool, float]] = []
+            if not all((k == "done") == done for k in chained):
+                outcomes.append((done, value))  # skipped, the previous operation's state kept
+            else:
+                outcomes.append((True, value + bound))
+                if plain:  # a plain condition fails: not done, unless chained (then kept)
+                    outcomes.append((done if chained else False, value))
+                if may_fail:
+                    outcomes.append((False, value))
+            for after, v in outcomes:
+                nxt[after] = max(nxt.get(after, -_INF), v)
+        best = nxt
+    return max(best.values())
+
+
 class CardInfo:
     """Everything the engine and the pilot read from a card over and over, computed once per card
     (records are immutable): its mana, slot masks, names, cost and the static part of its value."""
@@ -41,7 +101,7 @@ class CardInfo:
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
-        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost",
+        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -67,11 +127,14 @@ class CardInfo:
         self.self_exiles = any(op.kind in ("exile_this", "destroy_this") and not op.optional and not op.conds
                                for prog in plan.get("enter") for op in prog.ops)
         # the declared abilities the pilot may use in my main phase: those that can gain something
-        self.pilot_acts = {hook: tuple(p for p in plan.get(hook) if p.gain > 0 and not p.battle)
-                           for hook in ("act", "hand_act", "dust_act") if plan.get(hook)}
+        # (never worth using when ``value_bound`` says the pilot's value of it cannot be positive)
+        acts = {hook: tuple(p for p in plan.get(hook) if p.gain > 0 and not p.battle and value_bound(p) > 0)
+                for hook in ("act", "hand_act", "dust_act")}
+        self.pilot_acts = {hook: progs for hook, progs in acts.items() if progs}
         aliases = tuple(a for a in flags.get("aliases", ()) if a)
         self.own = (card.name, *card.alt_names, *aliases)  # its own names (the same-name rule)
         self.names = (*card_names(card), *aliases)  # every name it counts as on the field
+        self.snames = frozenset(text_names(card))  # the names printed text calls it (cardmatch.matches)
         self.ex = card.ex or 0
         self.attrs = tuple(a for a in card.attributes if a != STAR) or (STAR,)
         self.mana = (self.ex, self.attrs)  # what it pays when discarded

@@ -226,6 +226,8 @@ class GreedyPilot(ScriptedPilot):
                 if not acts:
                     continue
                 for prog in acts.get("act", ()):
+                    if not state._within_limits(prog, c):
+                        continue  # (cheaper than its value)
                     value = program_value(state, prog, c, src)
                     if value <= best_value:
                         continue
@@ -242,6 +244,8 @@ class GreedyPilot(ScriptedPilot):
                 if card not in zone:
                     continue
                 for prog in card_info(card).pilot_acts[hook]:
+                    if not state._within_limits(prog, None):
+                        continue
                     value = program_value(state, prog, None, card)
                     if value <= best_value:
                         continue
@@ -300,15 +304,36 @@ def _can_attack_now(state: LyceeState, s: int) -> bool:
             and (c.entered < state.turn or c.aggressive))
 
 
+_ALLY_AWAY = frozenset({"destroy_ally", "ally_to_hand", "ally_to_deck", "exile_ally"})
+
+
 def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRecord) -> float:
     """The pilot's estimate, in cards, of what running ``prog`` now gains."""
     value = 0.0
     field = state.field
     ctx = Ctx(prog, card, c)
+    done = True  # as the run would see it (EffectsMixin._run): an operation whose conditions fail is not done
     for op in prog.ops:
         k = op.kind
-        if op.conds and not all(cond.kind in ("done", "not_done") or state._cond(cond, ctx) for cond in op.conds):
-            continue  # it would do nothing now
+        conds = op.conds
+        if conds:
+            ok = True
+            for cond in conds:
+                ck = cond.kind
+                if ck == "done" or ck == "not_done":
+                    ok = done if ck == "done" else not done
+                else:
+                    ok = state._cond(cond, ctx)
+                if not ok:
+                    break
+            if not ok:
+                if not any(x.kind == "done" or x.kind == "not_done" for x in conds):
+                    done = False
+                continue  # it would do nothing now
+        if k in _ALLY_AWAY and op.target is not None and not state._targets(op.target, ctx, False):
+            done = False  # no character of mine to send away: what depends on it is not done
+            continue
+        done = True
         if k == "draw":
             value += op.n if len(state.deck) > op.n + 2 else -5.0
         elif k in ("opp_mill", "opp_draw"):

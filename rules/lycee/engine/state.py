@@ -81,6 +81,7 @@ _deck_hooks = DeckCache(_deck_info).get
 
 
 _BIT = tuple(1 << s for s in range(6))
+_FREE_SLOTS = tuple([s for s in range(6) if m >> s & 1] for m in range(64))  # the slots of a mask (shared)
 
 
 _PLAY_VERBS = frozenset({"deploy", "convert", "engage", "item", "area", "event"})
@@ -215,16 +216,15 @@ class LyceeState(EffectsMixin, GoldfishState):
             memo["v"] = self.version
         view = memo.get("field")
         if view is None:
+            field = self.field
             names: set[str] = set()
-            free = []
-            mask = 0
-            for s, c in enumerate(self.field):
-                if c is None:
-                    free.append(s)
-                    mask |= _BIT[s]
-                else:
+            for c in field:
+                if c is not None:
                     names.update(c.names)
-            view = memo["field"] = (names, free, mask)
+            f0, f1, f2, f3, f4, f5 = field
+            mask = ((f0 is None) | (f1 is None) << 1 | (f2 is None) << 2 | (f3 is None) << 3 | (f4 is None) << 4
+                    | (f5 is None) << 5)
+            view = memo["field"] = (names, _FREE_SLOTS[mask], mask)
         return view
 
     def names_on_field(self) -> set[str]:
