@@ -169,6 +169,8 @@ def test_formats_api_and_admin(ws_formats, admin_client):
     r = Client().get("/api/v1/formats/?game=ws")
     assert r.status_code == 200 and [f["code"] for f in r.json()["formats"]] == ["std"]
     assert Client().get("/api/v1/formats/?game=nope").status_code == 400
+    empty = Client().get("/api/v1/formats/?game=")
+    assert empty.status_code == 400 and "game" in empty.json()["error"]["fields"]
     assert "formats" in Client().get("/api/v1/", HTTP_ACCEPT="application/json").content.decode()
     assert admin_client.get("/admin/decks/format/").status_code == 200
     assert admin_client.get(f"/admin/decks/format/{ws_formats[0].pk}/change/").status_code == 200

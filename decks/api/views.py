@@ -129,6 +129,7 @@ class FormatListView(APIView):
         responses=inline_serializer("FormatList", {"formats": serializers.ListField(child=serializers.DictField())}),
         operation_id="formats_list")
     def get(self, request: Request) -> Response:
+        reject_empty(request.query_params, ("game",))
         game = request.query_params.get("game", "")
         if game and game not in g.GAMES:
             raise ValidationError({"game": [gettext("unknown game %(game)s; expected one of %(games)s")
