@@ -132,6 +132,9 @@ def _pays(need: Mapping[str, int], total: int, manas: Sequence[Mana]) -> bool:
 
 def cover(left: Mapping[str, int], multi: Sequence[Mana]) -> bool:
     """Whether the multi-attribute cards can be given attributes covering ``left`` (all > 0)."""
+    if len(left) == 1:  # one open attribute: every card that has it gives it its EX
+        ((a, n),) = left.items()
+        return sum(ex for ex, attrs in multi if a in attrs) >= n
     keys = tuple(left)
     # every card may serve only the open attributes it has; one that serves none is dropped
     cards = []
