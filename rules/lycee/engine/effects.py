@@ -111,7 +111,8 @@ def _sel_shape(sel: Mapping[str, Any]) -> tuple[int, frozenset[str]]:
             shape, names = _BY_NAME, frozenset(squash(str(n)) for n in sel["names"])
     if shape == _GENERAL and sel.get("type") not in ("and", "or") and "position" not in sel and not any(
             k in f for f in sel.get("filters", ()) for k in _RELATIVE_FILTERS):
-        shape = _CARD_ONLY
+        shape = _CARD_ONLY  # (its names, if any, are a quick first test: matches needs one of them)
+        names = frozenset(squash(str(n)) for n in sel.get("names", ()))
     if len(_SHAPES) > 50_000:
         _SHAPES.clear()
     _SHAPES[id(sel)] = (sel, shape, names)
@@ -288,8 +289,10 @@ class EffectsMixin:
         sel = t.sel
         if not sel:
             found = [(s, c) for s, c in enumerate(self.field) if c is not None]
-        elif _sel_shape(sel)[0] == _CARD_ONLY:
-            found = [(s, c) for s, c in enumerate(self.field) if c is not None and matches(sel, c.card) is not False]
+        elif (shape := _sel_shape(sel))[0] == _CARD_ONLY:
+            names = shape[1]
+            found = [(s, c) for s, c in enumerate(self.field) if c is not None
+                     and (not names or not names.isdisjoint(c.info.snames)) and matches(sel, c.card) is not False]
         else:
             src = ctx.char
             src_slot = self._slot_of(src) if src is not None else -1
@@ -628,7 +631,8 @@ class EffectsMixin:
         if shape == _BY_NAME:
             return sum(1 for c in self.field if c is not None and not names.isdisjoint(c.info.snames))
         if shape == _CARD_ONLY:
-            return sum(1 for c in self.field if c is not None and matches(sel, c.card) is not False)
+            return sum(1 for c in self.field if c is not None and (not names or not names.isdisjoint(c.info.snames))
+                       and matches(sel, c.card) is not False)
         src = ctx.char
         src_slot = self._slot_of(src) if src is not None else -1
         return sum(1 for s, c in enumerate(self.field) if c is not None and field_match(sel, s, c, src, src_slot))

@@ -305,18 +305,21 @@ def _can_attack_now(state: LyceeState, s: int) -> bool:
 
 
 _ALLY_AWAY = frozenset({"destroy_ally", "ally_to_hand", "ally_to_deck", "exile_ally"})
+_AF = (0, 1, 2)
 
 
 def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRecord) -> float:
     """The pilot's estimate, in cards, of what running ``prog`` now gains."""
     value = 0.0
     field = state.field
-    ctx = Ctx(prog, card, c)
+    ctx: Ctx | None = None
     done = True  # as the run would see it (EffectsMixin._run): an operation whose conditions fail is not done
     for op in prog.ops:
         k = op.kind
         conds = op.conds
         if conds:
+            if ctx is None:
+                ctx = Ctx(prog, card, c)
             ok = True
             for cond in conds:
                 ck = cond.kind
@@ -330,7 +333,7 @@ def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRe
                 if not any(x.kind == "done" or x.kind == "not_done" for x in conds):
                     done = False
                 continue  # it would do nothing now
-        if k in _ALLY_AWAY and op.target is not None and not state._targets(op.target, ctx, False):
+        if k in _ALLY_AWAY and op.target is not None and not state._targets(op.target, ctx or Ctx(prog, card, c), False):
             done = False  # no character of mine to send away: what depends on it is not done
             continue
         done = True
@@ -349,18 +352,30 @@ def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRe
                 s = state._slot_of(c) if c is not None else -1
                 ok = s >= 0 and _can_attack_now(state, s)
             else:
-                ok = any(_can_attack_now(state, s) for s in (0, 1, 2))
+                ok = _can_attack_now(state, 0) or _can_attack_now(state, 1) or _can_attack_now(state, 2)
             value += op.n if ok else (0.3 * op.n if op.lasting else 0.0)
         elif k == "stand":
-            tgt = [s for s in (0, 1, 2) if field[s] is not None and not field[s].standing
-                   and (field[s].entered < state.turn or field[s].aggressive) and field[s].dmg > 0]
+            # the most DMG a rested front-row character that may attack would deal (this one's)
+            turn = state.turn
+            slots: tuple[int, ...] = _AF
             if op.target is not None and op.target.ref == "this":
                 s = state._slot_of(c) if c is not None else -1
-                tgt = [x for x in tgt if x == s]
-            value += max((field[s].dmg for s in tgt), default=0)
+                slots = (s,) if 0 <= s < 3 else ()
+            best = 0
+            for s in slots:
+                x = field[s]
+                if x is not None and not x.standing and (x.entered < turn or x.aggressive) and x.dmg > best:
+                    best = x.dmg
+            value += best
         elif k == "aggressive":
-            value += max((field[s].dmg for s in (0, 1, 2) if field[s] is not None and field[s].standing
-                          and field[s].entered == state.turn and not field[s].aggressive), default=0)
+            # the most DMG a standing front-row character that entered this turn would deal
+            turn = state.turn
+            best = 0
+            for s in _AF:
+                x = field[s]
+                if x is not None and x.standing and x.entered == turn and not x.aggressive and x.dmg > best:
+                    best = x.dmg
+            value += best
         elif k in ("search", "dust_to_hand", "deploy", "deploy_this"):
             value += 1.0
         elif k in ("recover", "dust_to_deck", "dust_this_to_deck"):
