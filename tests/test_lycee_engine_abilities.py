@@ -254,3 +254,16 @@ def test_an_ability_whose_destruction_has_no_target_is_not_used():
     state.dust = [giant]
     state.rescan()
     assert pilot.program_value(state, prog, None, giant) == 1.0
+
+
+def test_a_declared_stand_lets_the_attacker_attack_again():
+    # LO-3149: [宣言] [0]: in my turn, not during a battle, when this character's DMG is 4 or less it
+    # stands. Useless before the attack (it stands already); after it, a second attack.
+    text = "[宣言] [０]:自ターン中に使用する。バトル中に使用できない。このキャラのＤＭＧが４以下の場合、このキャラを未行動にする。"
+    fuujin = ov("LO-3149", text, ap=3, dmg=3)
+    state = fresh(field={"AF-L": fuujin})
+    state.deck = [NOTHING] * 30
+    drive(state)
+    assert state.counters["attacks"] == 2 and state.counters["abilities"] == 1
+    assert state.odeck == 40 - 3 - 3 and not state.field[0].standing
+    assert state.field[0].uses == {0: 1}, "once a turn"

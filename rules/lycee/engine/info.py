@@ -101,7 +101,7 @@ class CardInfo:
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
-        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames",
+        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames", "stand_acts", "stands_itself", "stand_only",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -131,6 +131,13 @@ class CardInfo:
         acts = {hook: tuple(p for p in plan.get(hook) if p.gain > 0 and not p.battle and value_bound(p) > 0)
                 for hook in ("act", "hand_act", "dust_act")}
         self.pilot_acts = {hook: progs for hook, progs in acts.items() if progs}
+        # ... of them, on the field, those that stand a character: worth it after an attack
+        self.stand_acts = tuple(p for p in acts["act"] if any(op.kind == "stand" for op in p.ops))
+        self.stands_itself = all(op.target is not None and op.target.ref == "this"
+                                 for p in self.stand_acts for op in p.ops if op.kind == "stand")
+        # ... the indices of those that gain nothing else (worth nothing while no attacker of mine is rested)
+        self.stand_only = frozenset(p.index for p in self.stand_acts
+                                    if all(op.kind == "stand" or _op_bound(op) <= 0 for op in p.ops))
         aliases = tuple(a for a in flags.get("aliases", ()) if a)
         self.own = (card.name, *card.alt_names, *aliases)  # its own names (the same-name rule)
         self.names = (*card_names(card), *aliases)  # every name it counts as on the field

@@ -24,6 +24,7 @@ class GreedyPilot(ScriptedPilot):
 
     def __init__(self) -> None:
         self._play_cache: tuple[Any, int, tuple | None] = (None, -1, None)
+        self._stand_cache: tuple[Any, int, int] = (None, -1, -1)
 
     def d_tax(self, state: LyceeState) -> tuple:
         slot, kind = state.taxing
@@ -43,6 +44,14 @@ class GreedyPilot(ScriptedPilot):
             self._play_cache = (state, state.version, play)
         if play is not None:
             return play
+        if "stand_act" in state.deck_hooks:
+            # attacks leave the version as it was: after one, a declared ability may stand an attacker
+            attacks = state.counters["attacks"]
+            if self._stand_cache != (state, state.version, attacks):
+                self._stand_cache = (state, state.version, attacks)
+                play = self._stand_again(state)
+                if play is not None:
+                    return play
         # attack with everything (the strongest first); AP/DP/SP never matter against an empty
         # field (undefended attacks mill the DMG, or the printed AP of a card without DMG)
         field = state.field
@@ -216,16 +225,22 @@ class GreedyPilot(ScriptedPilot):
         best_value = 0.0
         best: tuple | None = None
         hooks = state.deck_hooks
-        for s, c in enumerate(state.field):
+        field = state.field
+        f0, f1, f2 = field[0], field[1], field[2]
+        rested = not ((f0 is None or f0.standing) and (f1 is None or f1.standing) and (f2 is None or f2.standing))
+        for s, c in enumerate(field):
             if c is None:
                 continue
             for verb, src in (("use", c.card), ("item_use", c.item)):
                 if src is None:
                     continue
-                acts = (c.info if verb == "use" else info_of(src)).pilot_acts
+                info = c.info if verb == "use" else info_of(src)
+                acts = info.pilot_acts
                 if not acts:
                     continue
                 for prog in acts.get("act", ()):
+                    if not rested and prog.index in info.stand_only:
+                        continue  # it only stands a character, and none of my attackers is rested
                     if not state._within_limits(prog, c):
                         continue  # (cheaper than its value)
                     value = program_value(state, prog, c, src)
@@ -255,6 +270,36 @@ class GreedyPilot(ScriptedPilot):
                     value -= cost_value(state, prog, None, pay)
                     if value > best_value:
                         best_value, best = value, (verb, card.code, prog.index)
+        return best
+
+    def _stand_again(self, state: LyceeState) -> tuple | None:
+        """The declared ability of a character of mine that stands a rested attacker (the one
+        worth most over its cost), looked at after each attack (``_declaration`` looks at it
+        before the attacks, when nobody is rested)."""
+        field = state.field
+        f0, f1, f2 = field[0], field[1], field[2]
+        if (f0 is None or f0.standing) and (f1 is None or f1.standing) and (f2 is None or f2.standing):
+            return None  # nobody rested in the attack row
+        best_value = 0.0
+        best: tuple | None = None
+        for s, c in enumerate(field):
+            if c is None:
+                continue
+            info = c.info
+            if not info.stand_acts or (info.stands_itself and (s > 2 or c.standing)):
+                continue
+            for prog in info.stand_acts:
+                if not state._within_limits(prog, c):
+                    continue
+                value = program_value(state, prog, c, c.card)
+                if value <= best_value:
+                    continue
+                pay = state.can_use(prog, c, c.card)
+                if pay is None:
+                    continue
+                value -= cost_value(state, prog, c, pay)
+                if value > best_value:
+                    best_value, best = value, ("use", s, prog.index)
         return best
 
     def _item_or_area(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:

@@ -68,6 +68,8 @@ def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
                 hooks.add("item_area")  # an item or area the pilot plays for what it does
             if any(p.battle for p in info.plan.get("act")):
                 hooks.add("battle")  # a declared ability used during my attack
+            if info.stand_acts:
+                hooks.add("stand_act")  # a declared ability that stands a character (after attacks)
             keywords.update(c.keywords)
             if info.engage:
                 keywords.add("engage")
