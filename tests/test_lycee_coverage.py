@@ -97,12 +97,13 @@ def test_the_pilot_never_values_an_ability_above_its_static_bound(monkeypatch):
 
 
 def test_field_counts_by_shape_agree_with_field_match():
-    # _count_field answers "every character of mine", "my characters named X" and selectors of the
-    # card alone without field_match: on real fields, for such selectors of the real data, the
-    # counts agree
+    # _count_field and _targets answer "every character of mine", "my characters named X" and
+    # selectors of the card alone without field_match: on real fields, for such selectors of the
+    # real data, the counts and the targets agree
     import random
 
     from rules.lycee.engine import effects
+    from rules.lycee.engine.abilities import Target
     from rules.lycee.engine.field import Char
     from rules.lycee.engine.state import LyceeState
 
@@ -128,5 +129,8 @@ def test_field_counts_by_shape_agree_with_field_match():
         state.field = [Char(c, 0) for c in picks] + [None]
         rng.shuffle(state.field)
         for sel in rng.sample(sels, 30):
-            general = sum(1 for s, c in enumerate(state.field) if c is not None and effects.field_match(sel, s, c))
-            assert state._count_field(sel, effects.Ctx(None, picks[0], None)) == general, sel
+            general = [c for s, c in enumerate(state.field) if c is not None and effects.field_match(sel, s, c)]
+            ctx = effects.Ctx(None, picks[0], None)
+            assert state._count_field(sel, ctx) == len(general), sel
+            targets = state._targets(Target(ref="ally", sel=sel, count=0), ctx, False)
+            assert {id(c) for c in targets} == {id(c) for c in general}, sel

@@ -287,10 +287,12 @@ class EffectsMixin:
             c = self.field[self.battling] if self.battling >= 0 else None
             return [c] if c is not None else []
         sel = t.sel
-        if not sel:
+        shape, names = _sel_shape(sel) if sel else (_EVERY_CHAR, None)
+        if shape == _EVERY_CHAR:
             found = [(s, c) for s, c in enumerate(self.field) if c is not None]
-        elif (shape := _sel_shape(sel))[0] == _CARD_ONLY:
-            names = shape[1]
+        elif shape == _BY_NAME:
+            found = [(s, c) for s, c in enumerate(self.field) if c is not None and not names.isdisjoint(c.info.snames)]
+        elif shape == _CARD_ONLY:
             found = [(s, c) for s, c in enumerate(self.field) if c is not None
                      and (not names or not names.isdisjoint(c.info.snames)) and matches(sel, c.card) is not False]
         else:
