@@ -101,7 +101,7 @@ class CardInfo:
         "cost", "cost_key", "symbols", "specific", "star", "min_pay", "base", "dup_value", "free_value", "same_name", "up", "aggressive",
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
-        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames", "stand_acts", "stands_itself", "stand_only",
+        "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames", "stand_acts", "stands_itself", "stand_only", "steps",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -167,6 +167,7 @@ class CardInfo:
         self.damage = card.dmg if card.dmg is not None else self.ap
         self.aggressive = "aggressive" in kw
         self.up = "step" in kw or "orderstep" in kw or "jump" in kw  # can move up from DF to AF
+        self.steps = any(k in kw for k in STEP_KEYWORDS)  # has a movement keyword
         self.taxes = tuple(k for k in ("tax_trash", "tax_wakeup") if k in kw)
         # the slots the pilot deploys it to: never one when it removes itself on entering, never the
         # attack row when it deals no damage

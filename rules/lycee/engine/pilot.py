@@ -9,7 +9,7 @@ from rules.engine.core import ScriptedPilot
 from .abilities import Program
 from .effects import Ctx
 from .field import Char
-from .info import LOWEST_SLOT, STEP_KEYWORDS, CardInfo, info_of
+from .info import LOWEST_SLOT, CardInfo, info_of
 from .info import info_of as card_info
 from .payment import can_pay
 from .state import HAND_LIMIT, LyceeState
@@ -78,7 +78,7 @@ class GreedyPilot(ScriptedPilot):
             c = field[s]
             if c is None or not c.standing or c.moved or not (c.entered < turn or c.info.aggressive):
                 continue
-            if any(kw in c.card.keywords for kw in STEP_KEYWORDS):
+            if c.info.steps:
                 for to in (s - 3, 0, 1, 2):
                     if field[to] is None and state.move_keyword(s, to) is not None:
                         return ("move", s, to)
@@ -282,11 +282,13 @@ class GreedyPilot(ScriptedPilot):
             return None  # nobody rested in the attack row
         best_value = 0.0
         best: tuple | None = None
-        for s, c in enumerate(field):
-            if c is None:
-                continue
+        memo = state._fresh_memo()
+        standers = memo.get("standers")
+        if standers is None:  # my characters with such abilities (per version: the field's occupancy)
+            standers = memo["standers"] = [(s, c) for s, c in enumerate(field) if c is not None and c.info.stand_acts]
+        for s, c in standers:
             info = c.info
-            if not info.stand_acts or (info.stands_itself and (s > 2 or c.standing)):
+            if info.stands_itself and (s > 2 or c.standing):
                 continue
             for prog in info.stand_acts:
                 if not state._within_limits(prog, c):
