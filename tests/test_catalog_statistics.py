@@ -72,4 +72,6 @@ def test_generate_cards_analyzes_and_search_columns_have_fine_statistics(capsys)
     with connection.cursor() as cursor:
         cursor.execute("SELECT attname, attstattarget FROM pg_attribute WHERE attrelid = 'catalog_card'::regclass "
                        "AND attname IN ('name_folded', 'text_folded')")
-        assert dict(cursor.fetchall()) == {"name_folded": 1000, "text_folded": 1000}
+        # name_folded keeps 1,000-entry statistics; text_folded went back to the default (-1) in
+        # migration 0013: planning a LIKE on Japanese text with 1,000 entries took 12 ms
+        assert dict(cursor.fetchall()) == {"name_folded": 1000, "text_folded": -1}
