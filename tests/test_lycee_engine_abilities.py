@@ -267,3 +267,45 @@ def test_a_declared_stand_lets_the_attacker_attack_again():
     assert state.counters["attacks"] == 2 and state.counters["abilities"] == 1
     assert state.odeck == 40 - 3 - 3 and not state.field[0].standing
     assert state.field[0].uses == {0: 1}, "once a turn"
+
+
+def test_an_ability_on_leaving_by_engage_resolves_after_the_engager_entered():
+    # LO-4912: when it is destroyed (not by the opponent) it searches「ミカド」and puts it into play.
+    # Engaged, it leaves AF-L; its ability must not put the searched character into AF-L before the
+    # engager enters there (the searched one was overwritten: a card lost, found by random play)
+    kitten = ov("LO-9721", "", ap=1, dmg=1)
+    text = "[誘発] このキャラを相手の効果以外で破棄したとき、自分のゴミ箱または自分のデッキから「girl LO-9721」１体を探し登場できる。"
+    owner = ov("LO-9720", text, ap=1, dmg=1)
+    engager = ov("LO-9722", "[エンゲージ:[１枚ドローする。]]", ap=3, dmg=3)
+    coin = card("EV-9105", "event")
+    state = fresh(hand=[engager, coin], field={"AF-L": owner})
+    state.deck = [kitten] + [NOTHING] * 29
+    state.rescan()
+    state.start(state.scenario(state._my_turn()))
+    cards = len(state.deck) + len(state.hand) + len(state.dust) + 1
+    state.apply(Action("main", ("engage", "LO-9722", 0)))
+    assert state.field[0].card is engager and owner in state.dust and coin in state.dust
+    assert [c.card for c in state.field if c is not None] == [engager, kitten], "the searched one in AF-C"
+    assert kitten not in state.deck
+    assert len(state.deck) + len(state.hand) + len(state.dust) + 2 == cards, "no card lost"
+
+
+def test_a_mana_ability_that_discards_never_discards_the_card_being_played():
+    # LO-1248: [コスト] discard a hand card: [宙宙], for deploying characters only. Deploying the
+    # only other card of the hand with it must not discard the character being deployed (it did:
+    # the deploy then failed on a card no longer in hand, found by random play)
+    source = ov("LO-1248", "[コスト] 自分の手札を１枚破棄する。破棄したとき、[宙宙]を発生する。このコストはキャラの登場にのみ支払える。",
+                ap=0, dmg=0)
+    spacey = ov("LO-9730", "", ap=1, dmg=1, cost={"space": 2}, attrs=("space",))  # the least valuable card
+    filler = ov("LO-9731", "", ap=9, dmg=9, cost={"sun": 9}, attrs=("sun",))
+    state = fresh(hand=[spacey, filler], field={"DF-L": source})
+    state.deck = [NOTHING] * 30
+    state.rescan()
+    state.start(state.scenario(state._my_turn()))
+    state.hand = [spacey, filler]  # (the turn's draws set aside)
+    state.version += 1
+    pay = state.payment_for({"space": 2}, "LO-9730")
+    assert pay is not None and all(i < 0 for i in pay), "the [コスト] mana alone pays"
+    state.apply(Action("main", ("deploy", "LO-9730", 0)))
+    assert state.field[0].card is spacey and state.hand == [] and state.dust == [filler]
+    assert state.counters["mana_used"] == 1

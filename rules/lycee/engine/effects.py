@@ -223,7 +223,7 @@ class EffectsMixin:
         """Pay a declared ability's costs, then run it."""
         self._note_use(prog, c)
         if pay:
-            paid = self._pay(pay)
+            paid = self._pay(pay, card if prog.hook == "hand_act" else None)
             if self.log is not None:
                 self.say("me", "pay", "ability_cost", card=card.name, cards=", ".join(p.name for p in paid))
         if prog.tap and c is not None:
@@ -737,7 +737,7 @@ class EffectsMixin:
             if pay is None:
                 return False
             if pay:
-                self._pay(pay)
+                self._pay(pay, card if zone is self.hand else None)
         zone.remove(card)
         self.version += 1
         if self.log is not None:
@@ -807,7 +807,7 @@ class EffectsMixin:
                 if pay is None:
                     return False
                 if pay:
-                    self._pay(pay)
+                    self._pay(pay, found if zone is self.hand else None)
             zone.remove(found)
             self.version += 1
             if op.dest == "area":

@@ -854,8 +854,9 @@ class LyceeState(EffectsMixin, GoldfishState):
         c.sp = info.sp + isp + asp
         c.dmg = info.damage + idmg + admg + c.dmg_lasting
 
-    def _pay(self, pay: tuple[int, ...]) -> list[CardRecord]:
-        """Discard the hand cards of a payment (and use the [コスト] abilities it names)."""
+    def _pay(self, pay: tuple[int, ...], keep: CardRecord | None = None) -> list[CardRecord]:
+        """Discard the hand cards of a payment (and use the [コスト] abilities it names; a discard
+        such an ability costs never takes ``keep``, the hand card being played)."""
         if pay and pay[0] < 0:  # mana of [コスト] abilities (sorted: they come first)
             sources = self.mana_sources()
             used = [sources[-1 - i] for i in pay if i < 0]
@@ -869,10 +870,10 @@ class LyceeState(EffectsMixin, GoldfishState):
             del hand[i]
         self.dust.extend(paid)
         for c, prog in used:
-            self._use_mana(c, prog)
+            self._use_mana(c, prog, keep)
         return paid
 
-    def _use_mana(self, c: Char, prog: Program) -> None:
+    def _use_mana(self, c: Char, prog: Program, keep: CardRecord | None = None) -> None:
         """A [コスト] ability used for a payment: its own costs, its limits."""
         self._note_use(prog, c)
         self.counters["mana_used"] += 1
@@ -888,7 +889,7 @@ class LyceeState(EffectsMixin, GoldfishState):
                 self.dust.extend(c.under[len(c.under) - n:])
                 del c.under[len(c.under) - n:]
             elif op.kind == "discard":
-                self._discard_least(op.n, "dust")
+                self._discard_least(op.n, "dust", skip=keep)
             elif op.kind == "destroy_this":
                 slot = self._slot_of(c)
                 if slot >= 0:
@@ -899,7 +900,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         info = CARD_INFO.get(card) or info_of(card)
         cost = info.convert_cost if verb == "convert" else info.cost
         pay = self.payment_for(cost, code)
-        paid = self._pay(pay or ())
+        paid = self._pay(pay or (), card)
         self.hand.remove(card)
         wasted = sum(c.ex or 0 for c in paid) - sum(cost.values())
         if wasted > 0:
@@ -912,17 +913,18 @@ class LyceeState(EffectsMixin, GoldfishState):
                     else submessage("lycee.paying", paid=names))
         field = self.field
         if verb in ("deploy", "convert", "engage"):
+            left: tuple[Char, str] | None = None  # its abilities on leaving run once the new one entered
             if verb == "convert":
                 old = field[slot]
                 if log is not None:
                     self.say("me", "convert", "convert_return", card=old.card.name)
-                self._leave(slot, "converted", to="hand")
+                left = self._leave(slot, "converted", to="hand", triggers=False)
             elif verb == "engage":
                 old = field[slot]
                 self.counters["engaged"] += 1
                 if log is not None:
                     self.say("me", "engage", "engage", card=card.name, card2=old.card.name)
-                self._leave(slot, "engage")
+                left = self._leave(slot, "engage", triggers=False)
             if log is not None:
                 self.say("me", verb if verb != "engage" else "deploy", verb if verb != "engage" else "deploy",
                          card=card.name, ap=card.ap, dp=card.dp, sp=card.sp, slot=SLOTS[slot], payment=text)
@@ -933,6 +935,8 @@ class LyceeState(EffectsMixin, GoldfishState):
                 field[slot] = c
                 self._recompute(c, slot)
                 self.counters["deployed"] += 1
+            if left is not None:
+                self._left(*left)
         elif verb == "item":  # on one of my characters, or (slot 6..11) one of the dummy's
             c = field[slot] if slot < 6 else self.ofield[slot - 6]
             c.item = card
@@ -1006,11 +1010,12 @@ class LyceeState(EffectsMixin, GoldfishState):
         if "penalty" in c.card.keywords:
             self._effects(c.card, "penalty")
 
-    def _leave(self, slot: int, why: str, to: str = "dust") -> None:
+    def _leave(self, slot: int, why: str, to: str = "dust", triggers: bool = True) -> tuple[Char, str]:
         """My character in ``slot`` leaves the field: to the dust box (``to``), my hand or the
         bottom of my deck — removed from the game instead when it says so (※…除外する); its item
         and charge go to the dust box; its Penalty (original Lycee: leaving the field) and its
-        abilities on leaving run."""
+        abilities on leaving run — with ``triggers`` false the caller runs them (``_left``) once
+        what made it leave is done (an engager or a conversion has entered its slot)."""
         self.version += 1
         c = self.field[slot]
         self.field[slot] = None
@@ -1039,6 +1044,13 @@ class LyceeState(EffectsMixin, GoldfishState):
             c.under = c.item_under = NONE
         if self.log is not None:
             self.say("me", "leave", "leave_to" if to != "dust" else "leave", card=card.name, why=why, to=to)
+        if triggers:
+            self._left(c, to)
+        return c, to
+
+    def _left(self, c: Char, to: str) -> None:
+        """What runs when my character ``c`` has left the field (``_leave``)."""
+        card = c.card
         self._penalty(c)
         progs = c.info.plan.get("leave")
         for prog in progs:
