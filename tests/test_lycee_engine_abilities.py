@@ -309,3 +309,23 @@ def test_a_mana_ability_that_discards_never_discards_the_card_being_played():
     state.apply(Action("main", ("deploy", "LO-9730", 0)))
     assert state.field[0].card is spacey and state.hand == [] and state.dust == [filler]
     assert state.counters["mana_used"] == 1
+
+
+def test_an_engage_paid_by_its_targets_own_mana_enters_the_emptied_slot():
+    # LO-3737: [コスト] destroy this character: [月月月月], for deploying a [月] character with a hand
+    # declaration. Engaging LO-1471 (such a character) onto it, paid by that mana, destroys the
+    # character the engage replaces: the engager enters the emptied slot (the engine crashed on it)
+    crow = ov("LO-3737", "[コスト] このキャラのバトル中に使用できない。このキャラを破棄する。破棄したとき、[月月月月]を発生する。"
+              "このコストは手札宣言能力を持つ[月]キャラの登場にのみ支払える。", ap=0, dmg=0, attrs=("moon",), cost={"moon": 2})
+    towa = ov("LO-1471", "[エンゲージ:[１枚ドローする。]][オーダーステップ:[０]]\n[手札宣言] [０]:ゴミ箱のこのキャラを登場する。",
+              ap=2, dmg=2, attrs=("moon",), cost={"moon": 3})
+    state = fresh(hand=[towa], field={"AF-L": crow})
+    state.deck = [NOTHING] * 30
+    state.rescan()
+    state.start(state.scenario(state._my_turn()))
+    state.hand = [towa]
+    state.version += 1
+    assert ("engage", "LO-1471", 0) in state.options_main()
+    state.apply(Action("main", ("engage", "LO-1471", 0)))
+    assert state.field[0].card is towa and state.dust == [crow] and state.hand == []
+    assert state.counters["mana_used"] == 1 and state.counters.get("engaged", 0) == 0

@@ -914,6 +914,10 @@ class LyceeState(EffectsMixin, GoldfishState):
         field = self.field
         if verb in ("deploy", "convert", "engage"):
             left: tuple[Char, str] | None = None  # its abilities on leaving run once the new one entered
+            if verb != "deploy" and field[slot] is None:
+                # the character it was to replace paid with its own [コスト] mana, destroying itself:
+                # the card enters the emptied slot
+                verb = "deploy"
             if verb == "convert":
                 old = field[slot]
                 if log is not None:
