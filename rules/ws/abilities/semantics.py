@@ -253,78 +253,35 @@ _TIMED = {"power", "soul", "level", "grant_ability", "grant_trait", "restriction
 # ---------------------------------------------------------------------------------------------
 def interpret(syn: AbilitySyntax, card_type: str, text: str,
               compile_nested: Callable[[str, str], tuple[Ability, ...]]) -> Ability:
-    kind = "event" if card_type == "event" else "climax" if card_type in ("climax", REMINDER_CARD) else "continuous"
-    markers = [m for m in syn.markers]
-    if markers:
-        kinds = [KIND_BY_MARKER[m] for m in markers]
-        kind = "counter" if "counter" in kinds else kinds[0]
-        if card_type in ("climax", REMINDER_CARD):
-            kind = "climax"
-    elif card_type == "character" and syn.keyword is None:
-        kind = "continuous"
+    kind = _ability_kind(syn, card_type)
     keywords: list[str] = [TAGS.get(t, t) for t in syn.tags]
     unknown_tags = [t for t in syn.tags if t not in TAGS]
     if unknown_tags:
         raise Unrecognised(0, len(text), f"tag 【{unknown_tags[0]}】")
     ctx = Ctx(kind=kind, card_type=card_type)
-    cost: list[Effect] = []
-    trigger: Effect | None = None
-    once = False
-    if syn.markers and "【自】" in syn.markers and card_type == "climax":
-        trigger = None
     kw = syn.keyword
     if kw is not None:
         keywords.append(KEYWORDS[kw.name])
-    if syn.cost is not None:
-        cost = _costs(syn.cost)
+    cost: list[Effect] = _costs(syn.cost) if syn.cost is not None else []
     sentences = [p.sentence for p in syn.pieces if p.kind == "sentence" and p.sentence is not None]
     reminders = [p for p in syn.pieces if p.kind == "reminder"]
     grants = [p for p in syn.pieces if p.kind == "grant"]
     clauses: list[tuple[Clause, Sentence]] = [(c, s) for s in sentences for c in s.clauses]
-
-    # keyword abilities whose meaning is the keyword itself
-    if kw is not None and not clauses:
+    if kw is not None and not clauses:  # keyword abilities whose meaning is the keyword itself
         return _keyword_only(kw, kind, keywords, cost, text, reminders, syn)
-
-    # once per turn / N times per turn
-    if clauses and _is_limit(clauses[0][0]):
-        n = _limit_times(clauses[0][0])
-        if n == 1:
-            once = True
-        else:
-            ctx.conditions.append(Effect("times_per_turn", {"times": n}))
-        clauses = clauses[1:]
-
-    # the trigger
-    if kind in ("auto", "climax") or (kind == "counter" and "【自】" in markers):
+    clauses, once = _take_limit(clauses, ctx)
+    trigger: Effect | None = None
+    if kind in ("auto", "climax") or (kind == "counter" and "【自】" in syn.markers):
         trigger, clauses = _take_trigger(clauses, ctx)
-        if trigger is not None and trigger.kind in ("battle_opponent_reversed", "reversed"):
-            # このカードのバトル相手が【リバース】した時、…そのキャラを…: the battle opponent
-            ctx.trigger_ref = {"ref": "battle_opponent", "who": "opponent", "kind": "character", "zone": "stage"}
-        if trigger is not None and trigger.kind in ("placed", "attacks", "attacked", "reversed", "state_changed") \
-                and isinstance(trigger.params.get("target"), dict) and trigger.params["target"].get("kind"):
-            # 他のあなたのキャラがアタックした時、そのキャラの…: the character the trigger names
-            ctx.trigger_ref = {"ref": "that", "kind": trigger.params["target"]["kind"], "zone": "stage"}
-        if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
-            # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
-            ctx.trigger_ref = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
-        ctx.selection = ctx.trigger_ref
+        _trigger_ref(trigger, ctx)
         if trigger is None and kind == "auto":
             first = clauses[0][0] if clauses else None
             raise _fail(first or syn, "no trigger")
-    # a climax's 【永】: while it is in the climax zone (no trigger)
+    # (a climax's 【永】: while it is in the climax zone, no trigger)
     _body(clauses, ctx, compile_nested, grants)
-    if kind == "counter" and "backup" in keywords:
-        pass
     for r in reminders:
         _reminder(r, ctx, keywords, compile_nested)
-    if not clauses and kind == "climax" and any(k.startswith("icon:") for k in keywords):
-        pass  # only the trigger icon's reminder (the rest of the text is missing from the source)
-    elif not ctx.effects and not ctx.conditions and kind not in ("keyword",) and not cost and trigger is None:
-        raise Unrecognised(0, len(text), "no effect")
-    if not ctx.effects and kind != "keyword" and not (kind == "continuous" and ctx.conditions) and clauses:
-        if not _only_keyword(kw):
-            raise Unrecognised(0, len(text), "no effect")
+    _check_effects(ctx, kind, keywords, cost, trigger, clauses, kw, text)
     if ctx.pending_choice and ctx.selection is not None:
         ctx.emit("choose", {"target": ctx.selection})  # chosen, and nothing after it (a cut text)
     keywords += ctx.keywords
@@ -332,6 +289,57 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
                    conditions=tuple(_resolved(c) for c in ctx.conditions),  # type: ignore[misc]
                    cost=tuple(_resolved(c) for c in cost), effects=tuple(ctx.effects),  # type: ignore[misc]
                    keywords=tuple(dict.fromkeys(keywords)), once_per_turn=once)
+
+
+def _ability_kind(syn: AbilitySyntax, card_type: str) -> str:
+    """The marker's kind (【カウンター】 wins), a climax's text ``climax``; without a marker the card
+    type's: ``event``, ``climax``, else ``continuous``."""
+    climax = card_type in ("climax", REMINDER_CARD)
+    if not syn.markers:
+        return "event" if card_type == "event" else "climax" if climax else "continuous"
+    if climax:
+        return "climax"
+    kinds = [KIND_BY_MARKER[m] for m in syn.markers]
+    return "counter" if "counter" in kinds else kinds[0]
+
+
+def _take_limit(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[list[tuple[Clause, Sentence]], bool]:
+    """この能力は1ターンにつき1回まで発動する: once per turn (N times: a ``times_per_turn``
+    condition); the clauses after it and whether the ability is once per turn."""
+    if not clauses or not _is_limit(clauses[0][0]):
+        return clauses, False
+    n = _limit_times(clauses[0][0])
+    if n != 1:
+        ctx.conditions.append(Effect("times_per_turn", {"times": n}))
+    return clauses[1:], n == 1
+
+
+def _trigger_ref(trigger: Effect | None, ctx: Ctx) -> None:
+    """The card the trigger names, which そのキャラ in the effects refers to (and the selection)."""
+    if trigger is not None and trigger.kind in ("battle_opponent_reversed", "reversed"):
+        # このカードのバトル相手が【リバース】した時、…そのキャラを…: the battle opponent
+        ctx.trigger_ref = {"ref": "battle_opponent", "who": "opponent", "kind": "character", "zone": "stage"}
+    if trigger is not None and trigger.kind in ("placed", "attacks", "attacked", "reversed", "state_changed") \
+            and isinstance(trigger.params.get("target"), dict) and trigger.params["target"].get("kind"):
+        # 他のあなたのキャラがアタックした時、そのキャラの…: the character the trigger names
+        ctx.trigger_ref = {"ref": "that", "kind": trigger.params["target"]["kind"], "zone": "stage"}
+    if trigger is not None and trigger.kind == "leaves_stage" and "target" in trigger.params:
+        # 他のあなたのキャラが舞台から控え室に置かれた時、…そのキャラを…: it is now there
+        ctx.trigger_ref = {"ref": "that", "kind": "character", "zone": trigger.params.get("to") or "waiting_room"}
+    ctx.selection = ctx.trigger_ref
+
+
+def _check_effects(ctx: Ctx, kind: str, keywords: list[str], cost: list[Effect], trigger: Effect | None,
+                   clauses: list[tuple[Clause, Sentence]], kw: Keyword | None, text: str) -> None:
+    """An ability that compiled to nothing was not understood (a climax with only its trigger
+    icon's reminder, the rest missing from the source, and keyword abilities excepted)."""
+    if not clauses and kind == "climax" and any(k.startswith("icon:") for k in keywords):
+        pass  # only the trigger icon's reminder (the rest of the text is missing from the source)
+    elif not ctx.effects and not ctx.conditions and kind not in ("keyword",) and not cost and trigger is None:
+        raise Unrecognised(0, len(text), "no effect")
+    if not ctx.effects and kind != "keyword" and not (kind == "continuous" and ctx.conditions) and clauses:
+        if not _only_keyword(kw):
+            raise Unrecognised(0, len(text), "no effect")
 
 
 def _only_keyword(kw: Keyword | None) -> bool:
@@ -453,42 +461,62 @@ def _take_trigger(clauses: list[tuple[Clause, Sentence]], ctx: Ctx) -> tuple[Eff
     relatives: list[Clause] = []
     while rest:
         c, s = rest[0]
-        if not triggers and not relatives and c.pred is not None and (
-                c.pred.ending in ("なら", "ならば") or _is_condition_chain(c, s)) and any(
-                x.pred is not None and x.pred.ending in ("時", "時か", "とき") or x.args and x.args[0].case == "に"
-                and x.args[0].np is not None and phase(x.args[0].np) is not None for x, _ in rest[1:3]):
+        if not triggers and not relatives and _is_alarm(c, s, rest):
             ctx.conditions.append(_condition(c))  # アラーム: a condition before the trigger
             rest = rest[1:]
             continue
-        if c.pred is not None and c.pred.ending in ("時", "時か", "とき", "ときか", "たびに", "場合"):
+        if c.pred is not None and c.pred.ending in _TRIGGER_ENDINGS:
             triggers.append(_trigger(c, relatives, ctx.card_type == REMINDER_CARD))
             relatives = []
             rest = rest[1:]
             if c.pred.ending not in ("時か", "ときか"):
                 break
             continue
-        # a phase phrase leading the clause: あなたのアタックフェイズの始めに、…
-        if c.args and c.args[0].np is not None and c.args[0].case == "に" and not relatives:
-            ph = phase(c.args[0].np)
-            if ph is not None and "when" in ph:
-                triggers.append(Effect("phase", ph))
-                start = c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end
-                rest[0] = (Clause(c.args[1:], c.pred, c.conj, start, c.end), s)
-                break
-        if _is_relative(c) and len(rest) > 1 and rest[1][1] is s:
-            relatives.append(c)  # このカードの与えたダメージが…: a clause modifying the next noun
-            rest = rest[1:]
-            continue
-        if c.pred is not None and c.pred.kind == "suru" and c.pred.lemma == "プレイ" and c.pred.form == "pass_te":
-            relatives.append(c)  # このカードがプレイされて舞台に置かれた時
-            rest = rest[1:]
-            continue
-        break
+        lead = None if relatives else _leading_phase(c)
+        if lead is not None:
+            triggers.append(lead[0])
+            rest[0] = (lead[1], s)
+            break
+        if not _modifies_trigger(c, s, rest):
+            break
+        relatives.append(c)
+        rest = rest[1:]
     if not triggers or relatives:
         return None, clauses
     if len(triggers) == 1:
         return triggers[0], rest
     return Effect(triggers[0].kind, {**triggers[0].params, "or": [t.to_dict() for t in triggers[1:]]}), rest
+
+
+_TRIGGER_ENDINGS = ("時", "時か", "とき", "ときか", "たびに", "場合")
+
+
+def _is_alarm(c: Clause, s: Sentence, rest: list[tuple[Clause, Sentence]]) -> bool:
+    """A …なら condition before the trigger (アラーム): a 時 clause or a phase phrase follows it."""
+    if c.pred is None or not (c.pred.ending in ("なら", "ならば") or _is_condition_chain(c, s)):
+        return False
+    return any(x.pred is not None and x.pred.ending in ("時", "時か", "とき") or x.args and x.args[0].case == "に"
+               and x.args[0].np is not None and phase(x.args[0].np) is not None for x, _ in rest[1:3])
+
+
+def _leading_phase(c: Clause) -> tuple[Effect, Clause] | None:
+    """A phase phrase leading the clause (あなたのアタックフェイズの始めに、…): the ``phase`` trigger
+    and the clause without it."""
+    if not c.args or c.args[0].np is None or c.args[0].case != "に":
+        return None
+    ph = phase(c.args[0].np)
+    if ph is None or "when" not in ph:
+        return None
+    start = c.args[1].start if len(c.args) > 1 else c.pred.start if c.pred else c.end
+    return Effect("phase", ph), Clause(c.args[1:], c.pred, c.conj, start, c.end)
+
+
+def _modifies_trigger(c: Clause, s: Sentence, rest: list[tuple[Clause, Sentence]]) -> bool:
+    """このカードの与えたダメージが… (a clause modifying the next noun) / このカードがプレイされて
+    舞台に置かれた時: a clause the trigger after it reads."""
+    if _is_relative(c) and len(rest) > 1 and rest[1][1] is s:
+        return True
+    return c.pred is not None and c.pred.kind == "suru" and c.pred.lemma == "プレイ" and c.pred.form == "pass_te"
 
 
 _ATTACKS = {"attack": None, "front_attack": "front", "side_attack": "side", "direct_attack": "direct"}
@@ -553,141 +581,218 @@ def _trigger_of(c: Clause, relatives: list[Clause] | None, in_reminder: bool, re
     assert p is not None
     a = Args.of(c.args)
     read.append(a)
-    subj_np = a.np("が") or a.np("は")
-    subj = _target(subj_np) if subj_np is not None else {}
+    subj = _subject(a)
     params: dict[str, Any] = {}
     during = a.by_case.pop("中", None)
-    placed = relatives[0].pred if relatives else None
-    if placed is not None and placed.lemma == "置く" and placed.form == "pass_past":
-        # このカードが手札から舞台に置かれたターン中、…時: the ターン中 opens the next clause
-        nxt = relatives[1] if len(relatives) > 1 else None
-        if nxt is not None and nxt.args and nxt.args[0].case == "中" and nxt.args[0].np is not None \
-                and nxt.args[0].np.text == "ターン":
-            params["during"] = "turn_placed"
-            relatives = [Clause(nxt.args[1:], nxt.pred, nxt.conj, nxt.start, nxt.end), *relatives[2:]]
-        elif during is not None and during.np is not None and during.np.text == "ターン":
-            params["during"] = "turn_placed"
-            relatives = relatives[1:]
-            during = None
+    relatives, during = _turn_placed(relatives, during, params)
     if relatives:
         if subj.get("nouns") == ["damage"]:
             out = _damage_trigger(c, subj, relatives)
             a.consume_all()
             return Effect(out.kind, {**params, **out.params})
-        first = relatives[0].pred
-        assert first is not None
-        if len(relatives) == 1 and first.kind == "suru" and first.lemma == "プレイ":
-            # このカードがプレイされて舞台に置かれた時: the subject is in the て-clause
-            params["by"] = "play"
-            c = Clause(relatives[0].args + c.args, c.pred, c.conj, relatives[0].start, c.end)
-            a = Args.of(c.args)
-            read.append(a)
-            subj_np = a.np("が") or a.np("は")
-            subj = _target(subj_np) if subj_np is not None else {}
-        else:
-            raise _fail(relatives[0], "trigger")
+        c, a, subj = _played_and_placed(c, relatives, params)
+        read.append(a)
     params.update(_who(subj))
     if during is not None and during.np is not None:
         t = turn_condition(during.np, "中")
-        if t:
-            params["turn"] = t
-        else:
+        if not t:
             raise _fail(during, "trigger phrase")
+        params["turn"] = t
     for arg in a.bare:
         raise _fail(arg, "trigger phrase")
-    lemma, form = p.lemma, p.form
-    if p.kind == "verb" and lemma == "置く" and form in ("pass_past", "pass"):
-        to = a.np("に")
-        frm = a.np("から")
-        to_t = _target(to) if to is not None else {}
-        frm_t = _target(frm) if frm is not None else {}
-        by = a.np("で") or a.np("によって")
-        if by is not None:
-            params["by"] = _by(by)
-        if a.by_case.get("として") is not None:
-            params["as"] = _target(a.np("として") or by).get("nouns", ["?"])[0]  # type: ignore[arg-type]
-        zone = to_t.get("zone")
-        if zone == "climax_zone":
-            if to_t.get("who"):
-                params["who"] = to_t["who"]
-            if frm_t.get("zone"):
-                params["from"] = frm_t["zone"]
-            return Effect("climax_placed", params)
-        if zone in ("stage", "front_row", "back_row") or to_t.get("slot"):
-            if frm_t:
-                params["from"] = frm_t.get("zone")
-            if zone != "stage":
-                params["to"] = zone
-            return Effect("placed", params)
-        if frm_t.get("zone") in ("stage", "front_row", "back_row") or (zone and not frm_t and subj.get("ref") == "this"):
-            params["to"] = zone
-            if frm_t:
-                params["from"] = frm_t.get("zone")
-            return Effect("leaves_stage", params)
-        if zone:
-            params["to"] = zone
-            if frm_t:
-                params["from"] = frm_t.get("zone")
-            return Effect("card_moved", params)
-        raise _fail(c, "trigger")
-    if p.kind == "verb" and lemma in ("戻す", "加える") and form in ("pass_past",):
-        to = a.np("に")
-        params["to"] = _target(to).get("zone") if to is not None else None
-        return Effect("card_moved", params)
-    if p.kind == "suru" and p.np is not None:
-        noun = _target(p.np)
-        nouns = noun.get("nouns", [])
-        state = noun.get("state")
-        if len(nouns) == 1 and nouns[0] in _ATTACKS and form in ("past", "pass_past", "pass"):
-            if _ATTACKS[nouns[0]]:
-                params["type"] = _ATTACKS[nouns[0]]
-            if form == "past":
-                return Effect("attacks", params)
-            return Effect("attacked", params)
-        among = a.np("で")
-        if among is not None and _target(among).get("ref") == "battle_opponent" and state == "reversed":
-            flt = {k: v for k, v in subj.items() if k not in ("ref",)}
-            return Effect("battle_opponent_reversed", {**({"filter": flt} if flt else {})})
-        if state == "reversed" and form in ("past", "pass_past"):
-            if subj.get("ref") == "battle_opponent" or subj.get("relative") == "battle":
-                params.pop("ref", None)
-                return Effect("battle_opponent_reversed", params)
-            if subj.get("state") == "battling" and subj.get("ref") is None and subj.get("and_this"):
-                return Effect("battle_opponent_reversed", params)
-            return Effect("reversed", params)
-        if nouns == ["level_up"] and form == "past":
-            return Effect("level_up", params)
-        if state in ("rested", "standing") and form in ("past", "pass_past"):
-            return Effect("state_changed", {**params, "state": state})
-        if nouns == ["refresh"] and form == "past":
-            deck = a.np("を")  # あなたが山札をリフレッシュした時
-            if deck is not None and _target(deck).get("zone") != "deck":
-                raise _fail(c, "trigger")
-            return Effect("refresh", params)
-        if nouns == ["trigger"] and form == "past" and in_reminder:
-            return Effect(REMINDER_TRIGGER, params)  # (…:このカードがトリガーした時、…): read for the icon only
-        if nouns == ["cancel"] and form in ("pass_past", "pass_neg_past"):
-            params["cancelled"] = form == "pass_past"
-            return Effect("damage_cancelled", params)
-        if nouns == ["play"] and form in ("past", "pass_past"):
-            what = a.np("を")  # あなたがイベントをプレイした時
-            return Effect("card_moved", {**params, "played": _target(what) if what is not None else True})
-        if nouns == ["activate"] and form in ("past",):
-            return Effect("ability_used", params)
-        raise _fail(c, "trigger")
-    if p.kind == "verb" and lemma == "使う" and form == "past":
-        obj = a.np("を")
-        what = _target(obj) if obj is not None else {}
-        params["what"] = what.get("marker") or (what.get("abilities") or [None])[0] or what.get("kind")
-        if what.get("ref") == "this":
-            params["of"] = "this"
-        return Effect("ability_used", params)
-    if p.kind == "verb" and lemma in ("出る", "でる") and form == "past":
-        where = a.np("で")
-        if where is not None and _target(where).get("nouns", [None])[-1] == "trigger_check":
-            return Effect("trigger_check", params)
-        raise _fail(c, "trigger")
+    for test, build in _TRIGGER_PREDICATES:
+        if test(p):
+            return build(c, p, a, subj, params, in_reminder)
     raise _fail(c, "trigger")
+
+
+def _subject(a: Args) -> dict[str, Any]:
+    subj_np = a.np("が") or a.np("は")
+    return _target(subj_np) if subj_np is not None else {}
+
+
+def _turn_placed(relatives: list[Clause] | None, during: Arg | None, params: dict[str, Any]
+                 ) -> tuple[list[Clause] | None, Arg | None]:
+    """このカードが手札から舞台に置かれたターン中、…時: the ターン中 opens the next clause (or is the
+    clause's own 中 argument): ``during`` = ``turn_placed``; the relatives and 中 argument left."""
+    placed = relatives[0].pred if relatives else None
+    if placed is None or placed.lemma != "置く" or placed.form != "pass_past":
+        return relatives, during
+    assert relatives is not None
+    nxt = relatives[1] if len(relatives) > 1 else None
+    if nxt is not None and nxt.args and nxt.args[0].case == "中" and nxt.args[0].np is not None \
+            and nxt.args[0].np.text == "ターン":
+        params["during"] = "turn_placed"
+        return [Clause(nxt.args[1:], nxt.pred, nxt.conj, nxt.start, nxt.end), *relatives[2:]], during
+    if during is not None and during.np is not None and during.np.text == "ターン":
+        params["during"] = "turn_placed"
+        return relatives[1:], None
+    return relatives, during
+
+
+def _played_and_placed(c: Clause, relatives: list[Clause], params: dict[str, Any]
+                       ) -> tuple[Clause, Args, dict[str, Any]]:
+    """このカードがプレイされて舞台に置かれた時: the subject is in the て-clause; the clause, its
+    arguments and its subject with the て-clause's arguments joined."""
+    first = relatives[0].pred
+    assert first is not None
+    if len(relatives) != 1 or first.kind != "suru" or first.lemma != "プレイ":
+        raise _fail(relatives[0], "trigger")
+    params["by"] = "play"
+    c = Clause(relatives[0].args + c.args, c.pred, c.conj, relatives[0].start, c.end)
+    a = Args.of(c.args)
+    return c, a, _subject(a)
+
+
+def _trig_placed(c: Clause, p: Pred, a: Args, subj: dict[str, Any], params: dict[str, Any], _: bool) -> Effect:
+    """…に置かれた時: placed on the stage / the climax zone, leaving the stage, or moved."""
+    to = a.np("に")
+    frm = a.np("から")
+    to_t = _target(to) if to is not None else {}
+    frm_t = _target(frm) if frm is not None else {}
+    by = a.np("で") or a.np("によって")
+    if by is not None:
+        params["by"] = _by(by)
+    if a.by_case.get("として") is not None:
+        params["as"] = _target(a.np("として") or by).get("nouns", ["?"])[0]  # type: ignore[arg-type]
+    zone = to_t.get("zone")
+    if zone == "climax_zone":
+        if to_t.get("who"):
+            params["who"] = to_t["who"]
+        if frm_t.get("zone"):
+            params["from"] = frm_t["zone"]
+        return Effect("climax_placed", params)
+    if zone in ("stage", "front_row", "back_row") or to_t.get("slot"):
+        if frm_t:
+            params["from"] = frm_t.get("zone")
+        if zone != "stage":
+            params["to"] = zone
+        return Effect("placed", params)
+    if frm_t.get("zone") in ("stage", "front_row", "back_row") or (zone and not frm_t and subj.get("ref") == "this"):
+        kind = "leaves_stage"
+    elif zone:
+        kind = "card_moved"
+    else:
+        raise _fail(c, "trigger")
+    params["to"] = zone
+    if frm_t:
+        params["from"] = frm_t.get("zone")
+    return Effect(kind, params)
+
+
+def _trig_returned(c: Clause, p: Pred, a: Args, subj: dict[str, Any], params: dict[str, Any], _: bool) -> Effect:
+    to = a.np("に")
+    params["to"] = _target(to).get("zone") if to is not None else None
+    return Effect("card_moved", params)
+
+
+def _trig_suru(c: Clause, p: Pred, a: Args, subj: dict[str, Any], params: dict[str, Any], in_reminder: bool) -> Effect:
+    """アタックした / リバースした / レベルアップした / リフレッシュした… 時."""
+    assert p.np is not None
+    noun = _target(p.np)
+    nouns = noun.get("nouns", [])
+    state = noun.get("state")
+    form = p.form
+    if len(nouns) == 1 and nouns[0] in _ATTACKS and form in ("past", "pass_past", "pass"):
+        if _ATTACKS[nouns[0]]:
+            params["type"] = _ATTACKS[nouns[0]]
+        return Effect("attacks" if form == "past" else "attacked", params)
+    out = _reversed_trigger(a, subj, state, form, params)
+    if out is not None:
+        return out
+    if nouns == ["level_up"] and form == "past":
+        return Effect("level_up", params)
+    if state in ("rested", "standing") and form in ("past", "pass_past"):
+        return Effect("state_changed", {**params, "state": state})
+    for word, build in _SURU_TRIGGERS:
+        if nouns == [word]:
+            out = build(c, form, a, params, in_reminder)
+            if out is not None:
+                return out
+            break
+    raise _fail(c, "trigger")
+
+
+def _reversed_trigger(a: Args, subj: dict[str, Any], state: str | None, form: str, params: dict[str, Any]
+                      ) -> Effect | None:
+    """リバースした時: this card, or its battle opponent, was reversed."""
+    among = a.np("で")
+    if among is not None and _target(among).get("ref") == "battle_opponent" and state == "reversed":
+        flt = {k: v for k, v in subj.items() if k not in ("ref",)}
+        return Effect("battle_opponent_reversed", {**({"filter": flt} if flt else {})})
+    if state != "reversed" or form not in ("past", "pass_past"):
+        return None
+    if subj.get("ref") == "battle_opponent" or subj.get("relative") == "battle":
+        params.pop("ref", None)
+        return Effect("battle_opponent_reversed", params)
+    if subj.get("state") == "battling" and subj.get("ref") is None and subj.get("and_this"):
+        return Effect("battle_opponent_reversed", params)
+    return Effect("reversed", params)
+
+
+def _trig_refresh(c: Clause, form: str, a: Args, params: dict[str, Any], _: bool) -> Effect | None:
+    if form != "past":
+        return None
+    deck = a.np("を")  # あなたが山札をリフレッシュした時
+    if deck is not None and _target(deck).get("zone") != "deck":
+        raise _fail(c, "trigger")
+    return Effect("refresh", params)
+
+
+def _trig_triggered(c: Clause, form: str, a: Args, params: dict[str, Any], in_reminder: bool) -> Effect | None:
+    if form == "past" and in_reminder:
+        return Effect(REMINDER_TRIGGER, params)  # (…:このカードがトリガーした時、…): read for the icon only
+    return None
+
+
+def _trig_cancel(c: Clause, form: str, a: Args, params: dict[str, Any], _: bool) -> Effect | None:
+    if form not in ("pass_past", "pass_neg_past"):
+        return None
+    params["cancelled"] = form == "pass_past"
+    return Effect("damage_cancelled", params)
+
+
+def _trig_play(c: Clause, form: str, a: Args, params: dict[str, Any], _: bool) -> Effect | None:
+    if form not in ("past", "pass_past"):
+        return None
+    what = a.np("を")  # あなたがイベントをプレイした時
+    return Effect("card_moved", {**params, "played": _target(what) if what is not None else True})
+
+
+def _trig_activate(c: Clause, form: str, a: Args, params: dict[str, Any], _: bool) -> Effect | None:
+    return Effect("ability_used", params) if form == "past" else None
+
+
+_SURU_TRIGGERS: tuple[tuple[str, Callable[..., Effect | None]], ...] = (
+    ("refresh", _trig_refresh), ("trigger", _trig_triggered), ("cancel", _trig_cancel), ("play", _trig_play),
+    ("activate", _trig_activate),
+)
+
+
+def _trig_used(c: Clause, p: Pred, a: Args, subj: dict[str, Any], params: dict[str, Any], _: bool) -> Effect:
+    obj = a.np("を")
+    what = _target(obj) if obj is not None else {}
+    params["what"] = what.get("marker") or (what.get("abilities") or [None])[0] or what.get("kind")
+    if what.get("ref") == "this":
+        params["of"] = "this"
+    return Effect("ability_used", params)
+
+
+def _trig_check(c: Clause, p: Pred, a: Args, subj: dict[str, Any], params: dict[str, Any], _: bool) -> Effect:
+    where = a.np("で")
+    if where is not None and _target(where).get("nouns", [None])[-1] == "trigger_check":
+        return Effect("trigger_check", params)
+    raise _fail(c, "trigger")
+
+
+# (what the predicate of a 時 clause is, how the trigger is read), tried in order
+_TRIGGER_PREDICATES: tuple[tuple[Callable[[Pred], bool], Callable[..., Effect]], ...] = (
+    (lambda p: p.kind == "verb" and p.lemma == "置く" and p.form in ("pass_past", "pass"), _trig_placed),
+    (lambda p: p.kind == "verb" and p.lemma in ("戻す", "加える") and p.form == "pass_past", _trig_returned),
+    (lambda p: p.kind == "suru" and p.np is not None, _trig_suru),
+    (lambda p: p.kind == "verb" and p.lemma == "使う" and p.form == "past", _trig_used),
+    (lambda p: p.kind == "verb" and p.lemma in ("出る", "でる") and p.form == "past", _trig_check),
+)
 
 
 def _who(t: dict[str, Any]) -> dict[str, Any]:
@@ -736,138 +841,180 @@ def _condition_of(c: Clause, read: list[Args]) -> Effect:
     read.append(a)
     subj_np = a.np("が")
     subj = _target(subj_np) if subj_np is not None else None
-    if p.kind == "verb" and p.lemma in ("ある", "いる"):
-        present = p.form in ("end", "cont", "te")
-        if p.form not in ("end", "neg", "cont", "te"):
-            raise _fail(c, "condition")
-        where_np = a.np("に")
-        where = _target(where_np) if where_np is not None else {}
-        if subj is None:
-            raise _fail(c, "condition")
-        cnt = _count(a.count())
-        if where.get("zone") == "climax_zone":
-            out = {"who": where.get("who", "you")}
-            if subj.get("names"):
-                out["names"] = subj["names"]
-            elif subj.get("kind") not in ("climax", "card", None):
-                raise _fail(c, "condition")
-            for key in ("traits", "colors"):
-                if subj.get(key):
-                    out[key] = subj[key]
-            if not present:
-                out["none"] = True
-            return Effect("climax_in_zone", out)
-        if subj.get("ref") == "this" and not subj.get("relative"):
-            out = {key: where[key] for key in ("zone", "position", "slot") if key in where}
-            if where.get("relative"):
-                out["relative"] = where["relative"]
-            if subj.get("zone") and not where:
-                out["zone"] = subj["zone"]
-            if where.get("zone") in ("clock", "memory", "hand", "level", "waiting_room", "stock"):
-                if not present:
-                    out["not"] = True
-                return Effect("in_zone", out)
-            if not out:
-                raise _fail(c, "condition")
-            if not present:
-                out["not"] = True
-            return Effect("position", out)
-        target = dict(subj)
-        for key in ("zone", "position", "ref", "who", "slot"):
-            if key in where and key not in target:
-                target[key] = where[key]
-        if where.get("ref") in ("those", "that") and "ref" not in subj:
-            target["among"] = where["ref"]
-        if cnt:
-            n = cnt["count"]
-            cmp_ = cnt.get("cmp", ">=")
-        else:
-            n, cmp_ = 1, ">="
-        if not present:
-            cmp_, n = ("==", 0) if (cmp_, n) == (">=", 1) else (_CMP_NEG[cmp_], n)
-        return Effect("count", {"target": target, "cmp": cmp_, "n": n})
-    if p.kind == "count":
-        if subj is None:
-            raise _fail(c, "condition")
-        cnt = _count(p.count)
-        if "cmp" not in cnt and not cnt.get("upto"):
-            cnt["cmp"] = "=="  # 相手のクロックが0枚なら
-        if "cmp" not in cnt:
-            raise _fail(c, "condition")
-        if subj.get("attr") is None and subj.get("zone") in ("hand", "stock", "clock", "waiting_room", "memory", "level", "deck") \
-                and not subj.get("kind") and not subj.get("names") and not subj.get("traits"):
-            return Effect("count", {"target": subj, "cmp": cnt["cmp"], "n": cnt["count"]})
-        return Effect("count", {"target": subj, "cmp": cnt["cmp"], "n": cnt["count"]})
-    if p.kind == "copula" and p.np is not None:
-        value = _target(p.np)
-        if subj is None:
-            subj_np2 = a.np("は")
-            if subj_np2 is None:
-                raise _fail(c, "condition")
-            subj = _target(subj_np2)
-        attr = subj.get("attr")
-        if attr and "number" in value and len(value) == 1:
-            cmp_, n = value["number"]
-            if attr == "level" and subj.get("who") in ("you", "opponent") and not subj.get("ref") and not subj.get("kind"):
-                return Effect("level", {"who": subj["who"], "cmp": cmp_, "n": n})
-            if attr == "total" and "level" in subj.get("attrs", []):
-                return Effect("level_total", {"who": subj.get("who", "you"), "cmp": cmp_, "n": n})
-            target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
-            return Effect("compare", {"target": target, "attr": attr, "cmp": cmp_, "n": n})
-        if subj.get("ref") in ("that", "those", "this", "rest") or subj.get("all"):
-            filt = {k: v for k, v in value.items()}
-            if not filt:
-                raise _fail(c, "condition")
-            if subj.get("ref") == "this" and set(filt) <= {"state"}:
-                return Effect("state", {"ref": "this", "state": filt["state"]})
-            if attr and set(filt) <= {"colors", "traits", "names", "kind", "attr"}:
-                pass
-            return Effect("card_is", {"target": subj, "is": filt})
-        if attr and value.get("cmp") and value.get("attr") == attr:
-            # このカードのバトル相手のレベルがこのカードのレベル以下なら
-            target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
-            than = {k: v for k, v in value.items() if k not in ("attr", "attrs", "cmp")}
-            return Effect("compare", {"target": target, "attr": attr, "cmp": value["cmp"], "than": than})
-        raise _fail(c, "condition")
-    if p.kind == "verb" and p.lemma == "だ" and a.bare and a.bare[-1].np is not None and subj is not None:
-        value = _target(a.bare[-1].np)  # そのカードが《音楽》のキャラでないなら
-        a.bare.pop()
-        return Effect("card_is", {"target": subj, "is": value, **({"not": True} if p.form == "neg" else {})})
-    if p.kind == "verb" and p.lemma in ("高い", "低い", "多い", "少ない") and p.form == "end":
-        than = a.np("より")
-        if subj is None or than is None:
-            raise _fail(c, "condition")
-        other = _target(than)
-        cmp_ = ">" if p.lemma in ("高い", "多い") else "<"
-        return Effect("compare", {"target": subj, "attr": subj.get("attr", "count"), "cmp": cmp_, "than": other})
-    if p.kind == "verb" and p.lemma == "含む":
-        if subj is None:
-            raise _fail(c, "condition")
-        return Effect("card_is", {"target": subj, "is": _target(a.np("を")) if a.np("を") else {}})
-    if p.kind == "suru" and p.np is not None and p.form in ("prog", "prog_neg"):
-        state = _target(p.np).get("state")
-        if subj is not None and state:
-            return Effect("state", {**_who(subj), "state": state, **({"not": True} if p.form == "prog_neg" else {})})
-    if p.form in ("past", "pass_past", "pass_neg_past", "neg_past") and (
-            p.kind == "verb" and p.lemma in _DONE_VERBS or p.kind == "suru" and p.np is not None):
-        what = p.lemma if p.kind == "verb" else _target(p.np).get("state") or p.lemma  # type: ignore[arg-type]
-        out: dict[str, Any] = {"what": what}
-        if "neg" in p.form:
-            out["not"] = True  # その効果でクライマックスが控え室に置かれなかったなら
-        cnt = _count(a.count())
-        if cnt:
-            out.update({"count": cnt["count"], "cmp": cnt.get("cmp", ">=")})
-        if subj is not None:  # その効果でクライマックスが控え室に置かれたなら
-            out["target"] = subj
-        for case, key in (("に", "to"), ("を", "object"), ("で", "by")):
-            np = a.np(case)
-            if np is not None:
-                out[key] = _target(np)
-        return Effect("done", out)
+    for test, build in _CONDITION_PREDICATES:
+        if test(p, a, subj):
+            out = build(c, p, a, subj)
+            if out is not None:
+                return out
     raise _fail(c, "condition")
 
 
+def _cond_exists(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    """…がある / いる / ない なら: a climax in the climax zone, this card's place, or a count."""
+    present = p.form in ("end", "cont", "te")
+    if p.form not in ("end", "neg", "cont", "te"):
+        raise _fail(c, "condition")
+    where_np = a.np("に")
+    where = _target(where_np) if where_np is not None else {}
+    if subj is None:
+        raise _fail(c, "condition")
+    cnt = _count(a.count())
+    if where.get("zone") == "climax_zone":
+        return _climax_in_zone(c, subj, where, present)
+    if subj.get("ref") == "this" and not subj.get("relative"):
+        return _this_position(c, subj, where, present)
+    target = dict(subj)
+    for key in ("zone", "position", "ref", "who", "slot"):
+        if key in where and key not in target:
+            target[key] = where[key]
+    if where.get("ref") in ("those", "that") and "ref" not in subj:
+        target["among"] = where["ref"]
+    n, cmp_ = (cnt["count"], cnt.get("cmp", ">=")) if cnt else (1, ">=")
+    if not present:
+        cmp_, n = ("==", 0) if (cmp_, n) == (">=", 1) else (_CMP_NEG[cmp_], n)
+    return Effect("count", {"target": target, "cmp": cmp_, "n": n})
+
+
+def _climax_in_zone(c: Clause, subj: dict[str, Any], where: dict[str, Any], present: bool) -> Effect:
+    out = {"who": where.get("who", "you")}
+    if subj.get("names"):
+        out["names"] = subj["names"]
+    elif subj.get("kind") not in ("climax", "card", None):
+        raise _fail(c, "condition")
+    for key in ("traits", "colors"):
+        if subj.get(key):
+            out[key] = subj[key]
+    if not present:
+        out["none"] = True
+    return Effect("climax_in_zone", out)
+
+
+def _this_position(c: Clause, subj: dict[str, Any], where: dict[str, Any], present: bool) -> Effect:
+    """このカードが前列にいる / 思い出にあるなら."""
+    out = {key: where[key] for key in ("zone", "position", "slot") if key in where}
+    if where.get("relative"):
+        out["relative"] = where["relative"]
+    if subj.get("zone") and not where:
+        out["zone"] = subj["zone"]
+    in_zone = where.get("zone") in ("clock", "memory", "hand", "level", "waiting_room", "stock")
+    if not in_zone and not out:
+        raise _fail(c, "condition")
+    if not present:
+        out["not"] = True
+    return Effect("in_zone" if in_zone else "position", out)
+
+
+def _cond_count(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    """相手のクロックが2枚以上なら / 0枚なら."""
+    if subj is None:
+        raise _fail(c, "condition")
+    cnt = _count(p.count)
+    if "cmp" not in cnt and not cnt.get("upto"):
+        cnt["cmp"] = "=="  # 相手のクロックが0枚なら
+    if "cmp" not in cnt:
+        raise _fail(c, "condition")
+    return Effect("count", {"target": subj, "cmp": cnt["cmp"], "n": cnt["count"]})
+
+
+def _cond_copula(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    """…のレベルが2以上なら / そのカードが《音楽》のキャラなら / …のレベルが…のレベル以下なら."""
+    assert p.np is not None
+    value = _target(p.np)
+    if subj is None:
+        subj_np2 = a.np("は")
+        if subj_np2 is None:
+            raise _fail(c, "condition")
+        subj = _target(subj_np2)
+    attr = subj.get("attr")
+    if attr and "number" in value and len(value) == 1:
+        return _compare_number(subj, attr, *value["number"])
+    if subj.get("ref") in ("that", "those", "this", "rest") or subj.get("all"):
+        filt = dict(value)
+        if not filt:
+            raise _fail(c, "condition")
+        if subj.get("ref") == "this" and set(filt) <= {"state"}:
+            return Effect("state", {"ref": "this", "state": filt["state"]})
+        return Effect("card_is", {"target": subj, "is": filt})
+    if attr and value.get("cmp") and value.get("attr") == attr:
+        # このカードのバトル相手のレベルがこのカードのレベル以下なら
+        target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
+        than = {k: v for k, v in value.items() if k not in ("attr", "attrs", "cmp")}
+        return Effect("compare", {"target": target, "attr": attr, "cmp": value["cmp"], "than": than})
+    raise _fail(c, "condition")
+
+
+def _compare_number(subj: dict[str, Any], attr: str, cmp_: str, n: Any) -> Effect:
+    if attr == "level" and subj.get("who") in ("you", "opponent") and not subj.get("ref") and not subj.get("kind"):
+        return Effect("level", {"who": subj["who"], "cmp": cmp_, "n": n})
+    if attr == "total" and "level" in subj.get("attrs", []):
+        return Effect("level_total", {"who": subj.get("who", "you"), "cmp": cmp_, "n": n})
+    target = {k: v for k, v in subj.items() if k not in ("attr", "attrs")}
+    return Effect("compare", {"target": target, "attr": attr, "cmp": cmp_, "n": n})
+
+
+def _cond_is(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    value = _target(a.bare[-1].np)  # type: ignore[arg-type]  # そのカードが《音楽》のキャラでないなら
+    a.bare.pop()
+    return Effect("card_is", {"target": subj, "is": value, **({"not": True} if p.form == "neg" else {})})
+
+
+def _cond_comparative(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    than = a.np("より")
+    if subj is None or than is None:
+        raise _fail(c, "condition")
+    other = _target(than)
+    cmp_ = ">" if p.lemma in ("高い", "多い") else "<"
+    return Effect("compare", {"target": subj, "attr": subj.get("attr", "count"), "cmp": cmp_, "than": other})
+
+
+def _cond_contains(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    if subj is None:
+        raise _fail(c, "condition")
+    return Effect("card_is", {"target": subj, "is": _target(a.np("を")) if a.np("を") else {}})
+
+
+def _cond_state(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect | None:
+    state = _target(p.np).get("state")  # type: ignore[arg-type]
+    if subj is not None and state:
+        return Effect("state", {**_who(subj), "state": state, **({"not": True} if p.form == "prog_neg" else {})})
+    return None
+
+
+def _cond_done(c: Clause, p: Pred, a: Args, subj: dict[str, Any] | None) -> Effect:
+    """その効果でクライマックスが控え室に置かれた(なかった)なら: what the effect before did."""
+    what = p.lemma if p.kind == "verb" else _target(p.np).get("state") or p.lemma  # type: ignore[arg-type]
+    out: dict[str, Any] = {"what": what}
+    if "neg" in p.form:
+        out["not"] = True  # その効果でクライマックスが控え室に置かれなかったなら
+    cnt = _count(a.count())
+    if cnt:
+        out.update({"count": cnt["count"], "cmp": cnt.get("cmp", ">=")})
+    if subj is not None:  # その効果でクライマックスが控え室に置かれたなら
+        out["target"] = subj
+    for case, key in (("に", "to"), ("を", "object"), ("で", "by")):
+        np = a.np(case)
+        if np is not None:
+            out[key] = _target(np)
+    return Effect("done", out)
+
+
 _DONE_VERBS = ("置く", "戻す", "加える", "引く", "選ぶ", "払う")
+_ConditionTest = Callable[[Pred, Args, dict[str, Any] | None], bool]
+# (what the predicate of a なら clause is, how the condition is read), tried in order; a reader
+# returning None passes the clause on to the next
+_CONDITION_PREDICATES: tuple[tuple[_ConditionTest, Callable[..., Effect | None]], ...] = (
+    (lambda p, a, s: p.kind == "verb" and p.lemma in ("ある", "いる"), _cond_exists),
+    (lambda p, a, s: p.kind == "count", _cond_count),
+    (lambda p, a, s: p.kind == "copula" and p.np is not None, _cond_copula),
+    (lambda p, a, s: p.kind == "verb" and p.lemma == "だ" and bool(a.bare) and a.bare[-1].np is not None
+     and s is not None, _cond_is),
+    (lambda p, a, s: p.kind == "verb" and p.lemma in ("高い", "低い", "多い", "少ない") and p.form == "end",
+     _cond_comparative),
+    (lambda p, a, s: p.kind == "verb" and p.lemma == "含む", _cond_contains),
+    (lambda p, a, s: p.kind == "suru" and p.np is not None and p.form in ("prog", "prog_neg"), _cond_state),
+    (lambda p, a, s: p.form in ("past", "pass_past", "pass_neg_past", "neg_past") and (
+        p.kind == "verb" and p.lemma in _DONE_VERBS or p.kind == "suru" and p.np is not None), _cond_done),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1252,17 +1399,9 @@ def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) ->
     obj = _object(a, ctx)
     if obj is None:
         raise _fail(c, "what")
-    frm_np = a.np("から")
-    src = _zone_of(obj, ctx)
-    if frm_np is not None and not obj.get("zone"):
-        ft = _target(frm_np)
-        src = ft.get("zone", src)
-        for k in ("who", "position"):
-            if k in ft and k not in obj:
-                obj[k] = ft[k]
+    src = _move_source(obj, a.np("から"), ctx)
     to = dest.get("zone")
     pos = obj.get("position")
-    owner = obj.get("who", "you")
     params: dict[str, Any] = {"target": obj}
     for k in ("count", "upto", "each"):
         if k in obj:
@@ -1270,33 +1409,15 @@ def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) ->
     if ctx.modifiers.get("state"):
         params["state"] = ctx.modifiers.pop("state")
     if dest.get("zones"):  # 山札の上か控え室に置く: the player chooses where
-        where = "_or_".join(("top" if z == "deck" and dest.get("position") == "top" else z) for z in dest["zones"])
-        if ctx.source is not None and ctx.source.get("mode") == "look" and src == "deck" \
-                and ctx.effects and ctx.effects[-1].kind == "look":
-            last = ctx.effects.pop()
-            ctx.emit("look", {**last.params, "to": where}, optional)
-            return
-        ctx.emit("move", {**params, "from": src, "to": where}, optional)
+        _move_to_either(ctx, params, src, dest, optional)
         return
-    kind = _move_kind(src, to, pos, owner, obj, dest, ctx)
+    kind = _move_kind(src, to, pos, obj.get("who", "you"), obj, dest, ctx)
     if kind == "mill" and ctx.source is not None and ctx.source.get("mode") == "brainstorm" \
             and obj.get("ref") == "those":
         return  # 集中: めくり、控え室に置く is the brainstorm itself
     if kind is None:
         raise _fail(c, f"move {src}->{to}")
-    if kind == "move":
-        params.update({"from": src, "to": to or dest})
-    elif kind in ("put_on_stage", "move_slot"):
-        params["to"] = {k: v for k, v in dest.items()} or "stage"
-        params["from"] = src
-    elif kind in ("to_deck", "to_deck_from_stage", "look"):
-        params["to"] = dest.get("position", to)
-        if kind == "to_deck":
-            params["from"] = src
-    elif kind == "stock_charge":
-        params["from"] = "deck_top" if src == "deck" and pos in ("top", None) else src
-    elif kind in ("to_hand",):
-        params["from"] = src
+    _move_ends(kind, params, src, to, pos, dest)
     if ctx.source is not None and src == ctx.source.get("zone") and (
             obj.get("ref") in ("that", "those", "rest") or ctx.source.get("mode") in ("search", "look")
             and obj.get("ref") is None and not obj.get("position")):
@@ -1310,70 +1431,125 @@ def _move(c: Clause, a: Args, ctx: Ctx, dest: dict[str, Any], optional: bool) ->
         ctx.selection = {**obj, "ref": "that"} if obj.get("ref") != "those" else obj
 
 
+def _move_source(obj: dict[str, Any], frm_np: NP | None, ctx: Ctx) -> str | None:
+    """Where the moved cards are: the object's zone, else the から phrase's (whose player and
+    position then complete the object)."""
+    src = _zone_of(obj, ctx)
+    if frm_np is not None and not obj.get("zone"):
+        ft = _target(frm_np)
+        src = ft.get("zone", src)
+        for k in ("who", "position"):
+            if k in ft and k not in obj:
+                obj[k] = ft[k]
+    return src
+
+
+def _move_to_either(ctx: Ctx, params: dict[str, Any], src: str | None, dest: dict[str, Any], optional: bool) -> None:
+    """山札の上か控え室に置く: the player chooses where (after 山札を見て: where the looked-at cards go)."""
+    where = "_or_".join(("top" if z == "deck" and dest.get("position") == "top" else z) for z in dest["zones"])
+    if ctx.source is not None and ctx.source.get("mode") == "look" and src == "deck" \
+            and ctx.effects and ctx.effects[-1].kind == "look":
+        last = ctx.effects.pop()
+        ctx.emit("look", {**last.params, "to": where}, optional)
+        return
+    ctx.emit("move", {**params, "from": src, "to": where}, optional)
+
+
+def _move_ends(kind: str, params: dict[str, Any], src: str | None, to: str | None, pos: str | None,
+               dest: dict[str, Any]) -> None:
+    """The ``from`` / ``to`` params each move kind carries."""
+    if kind == "move":
+        params.update({"from": src, "to": to or dest})
+    elif kind in ("put_on_stage", "move_slot"):
+        params["to"] = {k: v for k, v in dest.items()} or "stage"
+        params["from"] = src
+    elif kind in ("to_deck", "to_deck_from_stage", "look"):
+        params["to"] = dest.get("position", to)
+        if kind == "to_deck":
+            params["from"] = src
+    elif kind == "stock_charge":
+        params["from"] = "deck_top" if src == "deck" and pos in ("top", None) else src
+    elif kind in ("to_hand",):
+        params["from"] = src
+
+
+_STAGE = ("stage", "front_row", "back_row")
+_SLOT_POSITIONS = ("this_slot", "that_slot", "any_slot", "empty_slot", "separate_slots")
+
+
 def _move_kind(src: str | None, to: str | None, pos: str | None, owner: str, obj: dict[str, Any],
                dest: dict[str, Any], ctx: Ctx) -> str | None:
-    mine = owner in ("you",)
-    stage = ("stage", "front_row", "back_row")
-    if to == "stock":
-        if src in stage and obj.get("ref") != "this" and (not mine or obj.get("ref") == "that"):
-            return "to_stock"
-        return "stock_charge"
-    if to == "waiting_room":
-        if src == "clock":
-            return "clock_heal"
-        if src == "hand":
-            return "discard"
-        if src == "deck":
-            return "mill"
-        if src == "stock":
-            return "stock_discard"
-        if src in stage or src == "resolving":
-            return "to_waiting_room"
-        if src in ("memory", "level", "climax_zone", "marker") or obj.get("kind") == "marker":
-            return "move"
-        if obj.get("ref") in ("rest",) and ctx.source is not None:
-            return "mill"
-        return "move" if src else None
-    if to == "hand":
-        if src == "waiting_room":
-            return "salvage"
-        if src == "deck":
-            return "search" if ctx.source is not None and ctx.source.get("mode") in ("search", "look") else "to_hand"
-        if src in stage:
-            return "bounce"
-        if src in ("clock", "stock", "level", "memory", "climax_zone", "resolving"):
-            return "to_hand"
-        if obj.get("kind") == "marker":
-            return "to_hand"
-        return None
-    if to == "clock":
-        if src == "deck":
-            return "clock_damage"
-        if src in stage or src == "resolving":
-            return "to_clock"
-        return "move" if src else None
-    if to == "memory":
-        if src in stage and not mine:
-            return "to_memory"
-        return "memory"
-    if to == "deck":
-        if src in stage:
-            return "to_deck_from_stage"
-        if src == "deck" and ctx.source is not None and ctx.source.get("mode") == "look":
-            return "look"
-        return "to_deck"
-    if to in stage or dest.get("slot") or dest.get("position") in ("this_slot", "that_slot", "any_slot", "empty_slot",
-                                                                      "separate_slots"):
-        if src in stage:
-            return "move_slot"
-        return "put_on_stage"
-    if to == "level":
-        return "move"
-    if to == "climax_zone":
+    by_dest = _MOVES_TO.get(to)  # type: ignore[arg-type]
+    if by_dest is not None:
+        return by_dest(src, owner in ("you",), obj, ctx)
+    if to in _STAGE or dest.get("slot") or dest.get("position") in _SLOT_POSITIONS:
+        return "move_slot" if src in _STAGE else "put_on_stage"
+    if to in ("level", "climax_zone"):
         return "move"
     if dest.get("ref") in ("this", "that") and dest.get("position") == "bottom":
         return "move"  # このカードの下にマーカーとして置く
     return None
+
+
+def _to_stock(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    if src in _STAGE and obj.get("ref") != "this" and (not mine or obj.get("ref") == "that"):
+        return "to_stock"
+    return "stock_charge"
+
+
+_TO_WAITING_ROOM = {"clock": "clock_heal", "hand": "discard", "deck": "mill", "stock": "stock_discard",
+                    **dict.fromkeys((*_STAGE, "resolving"), "to_waiting_room"),
+                    **dict.fromkeys(("memory", "level", "climax_zone", "marker"), "move")}
+
+
+def _to_waiting_room(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    kind = _TO_WAITING_ROOM.get(src)  # type: ignore[arg-type]
+    if kind is not None:
+        return kind
+    if obj.get("kind") == "marker":
+        return "move"
+    if obj.get("ref") in ("rest",) and ctx.source is not None:
+        return "mill"
+    return "move" if src else None
+
+
+def _to_hand(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    if src == "waiting_room":
+        return "salvage"
+    if src == "deck":
+        return "search" if ctx.source is not None and ctx.source.get("mode") in ("search", "look") else "to_hand"
+    if src in _STAGE:
+        return "bounce"
+    if src in ("clock", "stock", "level", "memory", "climax_zone", "resolving") or obj.get("kind") == "marker":
+        return "to_hand"
+    return None
+
+
+def _to_clock(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    if src == "deck":
+        return "clock_damage"
+    if src in _STAGE or src == "resolving":
+        return "to_clock"
+    return "move" if src else None
+
+
+def _to_memory(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    return "to_memory" if src in _STAGE and not mine else "memory"
+
+
+def _to_deck(src: str | None, mine: bool, obj: dict[str, Any], ctx: Ctx) -> str | None:
+    if src in _STAGE:
+        return "to_deck_from_stage"
+    if src == "deck" and ctx.source is not None and ctx.source.get("mode") == "look":
+        return "look"
+    return "to_deck"
+
+
+# the move kind by destination zone: (source zone, the mover's own cards?, object, ctx) → kind
+_MOVES_TO: dict[str, Callable[[str | None, bool, dict[str, Any], Ctx], str | None]] = {
+    "stock": _to_stock, "waiting_room": _to_waiting_room, "hand": _to_hand, "clock": _to_clock,
+    "memory": _to_memory, "deck": _to_deck,
+}
 
 
 # -- handlers ----------------------------------------------------------------------------------
