@@ -253,23 +253,13 @@ def _counted_page_sql(page_sql: str, params: tuple[Any, ...], columns: str, *, o
     return sql.replace("{walk}", walk), (*where_params, cap, *order_params, *order_params, *walk_params)
 
 
-def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int, cap: int,
-                      timeout: float, urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None = None,
-                      ) -> tuple[int, list[Any]]:
-    """PostgreSQL: the number of matches (counted up to ``cap``) and rows ``offset..offset+limit`` as
-    dicts of ``fields``, in ONE round trip: the statement timeout and one statement for the count
-    and the page (``_counted_page_sql``). Outside a transaction the timeout is ``SET LOCAL`` to the
-    implicit transaction of that multi-statement query; inside one (tests, atomic views) a
-    savepoint, and the previous timeout is put back by the same query. A statement running past
-    ``timeout`` seconds raises ``SearchTimeout`` (503, catalog/timeouts.py).
-
-    With ``urls`` (the card page's and API's URL templates split around the game and the code, see
-    ``catalog.api.serializers.card_url_maker``) the rows are the cards' JSON texts as the API answers
-    them, ``url`` and ``api_url`` added by PostgreSQL: the page is never decoded in Python."""
-    from django.db import OperationalError, transaction
-
-    from config.dbtimeout import is_timeout
-
+def card_page_statement(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int, cap: int,
+                        urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None = None,
+                        ) -> tuple[str, tuple[Any, ...]] | None:
+    """The one statement of ``card_rows_counted`` (the count up to ``cap`` and rows
+    ``offset..offset+limit``) as SQL and parameters, or None when Django knows ``queryset`` matches
+    nothing. It depends only on the queryset, the page and ``urls``: the cards API keeps it per
+    query string (``catalog.api.views``) and runs it with ``card_rows_from_statement``."""
     columns = _column_list(tuple(fields))
     try:
         page_sql, page_params = _select_sql(queryset[offset: offset + limit], columns)
@@ -282,9 +272,23 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
             counted = (f"SELECT COUNT(*), NULL::text FROM ({count_sql}) c UNION ALL "
                        f"(SELECT NULL, {{row}} FROM ({page_sql}) t)", (*count_params, *page_params))
     except EmptyResultSet:
-        return 0, []
+        return None
     body, body_params = counted
-    body = body.replace("{row}", _row_json(urls))
+    return body.replace("{row}", _row_json(urls)), body_params
+
+
+def card_rows_from_statement(statement: tuple[str, tuple[Any, ...]] | None, *, timeout: float,
+                             urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None = None,
+                             ) -> tuple[int, list[Any]]:
+    """Run a ``card_page_statement`` (made with the same ``urls``) under the statement timeout, in
+    one round trip: ``(count up to cap, rows)`` as ``card_rows_counted`` returns them."""
+    from django.db import OperationalError, transaction
+
+    from config.dbtimeout import is_timeout
+
+    if statement is None:
+        return 0, []
+    body, body_params = statement
     limit_ms = f"{max(1, int(timeout * 1000))}ms"
     nested = connection.in_atomic_block
     if nested:
@@ -307,6 +311,23 @@ def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset
     if urls is None:
         return count, orjson.loads("[" + ",".join(row[1] for row in result[1:]) + "]")
     return count, [row[1] if row[1][0] == "{" else _with_urls(row[1][1:], urls) for row in result[1:]]
+
+
+def card_rows_counted(queryset: QuerySet[Card], fields: Sequence[str], *, offset: int, limit: int, cap: int,
+                      timeout: float, urls: tuple[tuple[str, str, str], tuple[str, str, str]] | None = None,
+                      ) -> tuple[int, list[Any]]:
+    """PostgreSQL: the number of matches (counted up to ``cap``) and rows ``offset..offset+limit`` as
+    dicts of ``fields``, in ONE round trip: the statement timeout and one statement for the count
+    and the page (``_counted_page_sql``). Outside a transaction the timeout is ``SET LOCAL`` to the
+    implicit transaction of that multi-statement query; inside one (tests, atomic views) a
+    savepoint, and the previous timeout is put back by the same query. A statement running past
+    ``timeout`` seconds raises ``SearchTimeout`` (503, catalog/timeouts.py).
+
+    With ``urls`` (the card page's and API's URL templates split around the game and the code, see
+    ``catalog.api.serializers.card_url_maker``) the rows are the cards' JSON texts as the API answers
+    them, ``url`` and ``api_url`` added by PostgreSQL: the page is never decoded in Python."""
+    statement = card_page_statement(queryset, fields, offset=offset, limit=limit, cap=cap, urls=urls)
+    return card_rows_from_statement(statement, timeout=timeout, urls=urls)
 
 
 _PLAIN_CODE_SQL = "^[A-Za-z0-9/_.~-]*$"  # codes a URL carries as they are (quote(code, safe="/"))

@@ -7,6 +7,10 @@ where in the query it is::
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from typing import Any
+
 import orjson
 from django.db import connection
 from django.http import Http404
@@ -22,8 +26,9 @@ from ..filters import CardFilterBackend, CardFilterSet
 from ..selectors import (
     _finish_order,
     card_get,
+    card_page_statement,
     card_rows,
-    card_rows_counted,
+    card_rows_from_statement,
     card_search,
     card_suggest,
     parse_order,
@@ -31,6 +36,33 @@ from ..selectors import (
 from ..timeouts import search_deadline, timeout_seconds
 from .pagination import CardPagination
 from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardSerializer, card_url_templates, card_urls
+
+# The statements of recent searches (``card_page_statement``), per query string, order and page: a
+# query string always compiles to the same statement (the compiler reads nothing from the database
+# but the schema, ``catalog.selectors._has_facet_keys``, and the database's name is in the key), so
+# a search asked again skips parsing, compiling and Django's SQL compiler — most of a cheap
+# search's Python. Only requests whose parameters are all in ``STATEMENT_PARAMS`` (no filters) and
+# that succeeded are kept; least recently used first out.
+STATEMENT_PARAMS = frozenset({"q", "order", "page", "page_size"})
+STATEMENT_CACHE_SIZE = 1024
+_statements: OrderedDict[tuple[Any, ...], tuple[str, tuple[Any, ...]] | None] = OrderedDict()
+_statements_lock = threading.Lock()
+
+
+class _KnownStatement:
+    """Stands in for the queryset of a search whose statement is kept (``_statements``)."""
+
+    ordered = True  # Django's Paginator warns about unordered object lists
+
+    def __init__(self, statement: tuple[str, tuple[Any, ...]] | None) -> None:
+        self.statement = statement
+
+
+def statement_cache_clear() -> None:
+    """Forget the kept statements (tests; a schema change such as migration 0013 needs a restart)."""
+    with _statements_lock:
+        _statements.clear()
+
 
 _ERRORS = {
     400: error_response("bad query, order or filter parameter"),
@@ -77,17 +109,45 @@ class CardListView(generics.ListAPIView):
     @property
     def load_rows_with_count(self):
         """PostgreSQL: the count and the page in one round trip, under the search timeout
-        (``card_rows_counted``); elsewhere None (a count query, then the page)."""
+        (``card_rows_counted``); elsewhere None (a count query, then the page). The statement is
+        kept for the next identical request (``_statements``)."""
         if connection.vendor != "postgresql":
             return None
 
         urls = card_url_templates()
+        key = getattr(self, "statement_key", None)
 
         def load(queryset, offset: int, limit: int, cap: int):
-            return card_rows_counted(queryset, CARD_API_FIELDS, offset=offset, limit=limit, cap=cap,
-                                     timeout=timeout_seconds(), urls=urls)
+            if isinstance(queryset, _KnownStatement):
+                statement = queryset.statement
+            else:
+                statement = card_page_statement(queryset, CARD_API_FIELDS, offset=offset, limit=limit, cap=cap,
+                                                urls=urls)
+            count_rows = card_rows_from_statement(statement, timeout=timeout_seconds(), urls=urls)
+            if key is not None and not isinstance(queryset, _KnownStatement):
+                with _statements_lock:
+                    _statements[(*key, urls)] = statement
+                    while len(_statements) > STATEMENT_CACHE_SIZE:
+                        _statements.popitem(last=False)
+            return count_rows
 
         return load
+
+    def known_statement(self, request) -> _KnownStatement | None:
+        """The kept statement of this request (a search asked before with the same query string,
+        order and page), or None; sets ``statement_key`` when the request may be kept."""
+        self.statement_key = None
+        params = request.query_params
+        if not params.keys() <= STATEMENT_PARAMS or any(len(params.getlist(k)) != 1 for k in params):
+            return None
+        self.statement_key = (str(connection.settings_dict.get("NAME")),
+                              *(params.get(k) for k in ("q", "order", "page", "page_size")))
+        with _statements_lock:
+            key = (*self.statement_key, card_url_templates())
+            if key not in _statements:
+                return None
+            _statements.move_to_end(key)
+            return _KnownStatement(_statements[key])
 
     def list(self, request, *args, **kwargs):
         # Every statement of the search (count, page, "did you mean") under the search timeout:
@@ -97,7 +157,9 @@ class CardListView(generics.ListAPIView):
         if connection.vendor == "postgresql":
             # The page comes as the cards' JSON texts, URLs included (card_rows_counted): they go
             # into the answer as they are, never decoded and encoded again.
-            page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+            known = self.known_statement(request)
+            queryset = known if known is not None else self.filter_queryset(self.get_queryset())
+            page = self.paginate_queryset(queryset)
             response = self.get_paginated_response(orjson.Fragment("[" + ",".join(page) + "]"))
             count = response.data.get("count")
             if count == 0 and request.query_params.get("q"):

@@ -1,0 +1,70 @@
+"""The cards API keeps the SQL statement of a search for the next identical request (PostgreSQL,
+``catalog.api.views._statements``): the answer is the same, only the parsing and compiling are
+skipped — the statement is kept, never the results."""
+from __future__ import annotations
+
+import pytest
+
+from catalog.api import views
+from catalog.models import Card
+from tests.search_testdata import load_fixture_cards, make_card
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts the searches the API compiles (``card_search`` calls), with an empty statement cache."""
+    views.statement_cache_clear()
+    calls: list[str] = []
+    real = views.card_search
+
+    def counting(*, q: str, game: str | None = None):
+        calls.append(q)
+        return real(q=q, game=game)
+
+    monkeypatch.setattr(views, "card_search", counting)
+    load_fixture_cards()
+    yield calls
+    views.statement_cache_clear()
+
+
+def test_a_search_asked_again_is_not_compiled_again(compiles, client):
+    queries = [{"q": "c:red"}, {"q": "c:red", "page_size": "2"}, {"q": "c:red", "page_size": "2", "page": "2"},
+               {"q": "c:red", "order": "-cost"}, {"q": "o:/dr.w/"}, {"q": "nothing-matches-this"}, {"q": ""}]
+    first = [client.get("/api/v1/cards/", params) for params in queries]
+    assert [r.status_code for r in first] == [200] * len(queries)
+    assert len(compiles) == len(queries)  # each page, order and query its own statement
+    again = [client.get("/api/v1/cards/", params) for params in queries]
+    assert [r.json() for r in again] == [r.json() for r in first]
+    assert len(compiles) == len(queries)  # none compiled again
+    assert first[1].json()["results"] != first[2].json()["results"]
+
+
+def test_the_statement_is_kept_not_the_results(compiles, client):
+    before = client.get("/api/v1/cards/", {"q": "zebracorn"}).json()
+    assert before["count"] == 0
+    make_card(game="pc", code="ZB-001", name="Zebracorn", card_type="event", colors=["red"], cost=1)
+    after = client.get("/api/v1/cards/", {"q": "zebracorn"}).json()
+    assert len(compiles) == 1 and after["count"] == 1 and after["results"][0]["code"] == "ZB-001"
+
+
+def test_filters_errors_and_repeated_parameters_are_not_kept(compiles, client):
+    for _ in range(2):
+        assert client.get("/api/v1/cards/", {"q": "c:red", "game": "pc"}).status_code == 200
+        assert client.get("/api/v1/cards/", {"q": "power>>3"}).status_code == 400
+        assert client.get("/api/v1/cards/", {"q": "c:red", "page_size": "0"}).status_code == 400
+        assert client.get("/api/v1/cards/?q=c:red&q=c:blue").status_code == 200
+    assert compiles.count("c:red") == 4 and compiles.count("power>>3") == 2 and compiles.count("c:blue") == 2
+    assert not views._statements.keys() & {k for k in views._statements if k[1] in ("power>>3", "c:blue")}
+
+
+def test_the_kept_statements_are_bounded(compiles, client, monkeypatch):
+    monkeypatch.setattr(views, "STATEMENT_CACHE_SIZE", 3)
+    for cost in range(6):
+        assert client.get("/api/v1/cards/", {"q": f"cost:{cost}"}).status_code == 200
+    assert [k[1] for k in views._statements] == ["cost:3", "cost:4", "cost:5"]
+    client.get("/api/v1/cards/", {"q": "cost:3"})  # used: now the most recent
+    client.get("/api/v1/cards/", {"q": "cost:9"})
+    assert [k[1] for k in views._statements] == ["cost:5", "cost:3", "cost:9"]
+    assert Card.objects.exists()
