@@ -123,6 +123,7 @@ class Plan:
     takes: int = 0  # event: cards it draws or looks at from the deck
     fetch: bool = False  # event: a card from the waiting room into the hand
     pump: bool = False  # event: ATK up for a character of yours
+    own_target: bool = False  # event: its stat change targets one of your characters (a slot is chosen)
 
 
 def compiled_abilities(card: CardRecord) -> tuple[Ability, ...]:
@@ -205,6 +206,8 @@ def _build(card: CardRecord) -> Plan:
             plan.fetch = True
         elif e.kind == "stat_mod" and (e.params.get("atk") or 0) > 0 and _mine(e.params.get("target")):
             plan.pump = True
+    plan.own_target = next((True for e in plan.effects if e.kind == "stat_mod" and isinstance(
+        e.params.get("target"), dict) and e.params["target"].get("side") == "own"), False)
     return plan
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.engine.core import ScriptedPilot
 
-from .characters import identity
+from .characters import STAND, identity
 from .state import ALLY_SLOTS, PARTNER_SLOT, ChaosState
 
 
@@ -23,24 +23,25 @@ class GreedyPilot(ScriptedPilot):
         counts: dict[str, int] = {}
         for c in state.deck:
             if c.card_type == "character":
-                key = identity(c)
+                key = state.ident(c)
                 counts[key] = counts.get(key, 0) + 1
         best = None
         best_score = None
         for c in state.deck:
             if c.card_type != "character":
                 continue
-            score = ((c.atk or 0) + (c.partner_atk or 0) + 0.5 * (counts[identity(c)] - 1) * (c.partner_atk or 0)
+            score = ((c.atk or 0) + (c.partner_atk or 0) + 0.5 * (counts[state.ident(c)] - 1) * (c.partner_atk or 0)
                      + 0.01 * ((c.defense or 0) + (c.partner_def or 0)))
             if best_score is None or score > best_score:
                 best, best_score = c, score
         return ("partner", best.code)
 
     def d_mulligan(self, state: ChaosState) -> tuple:
-        pname = state.partner.card.person
-        pid = identity(state.partner.card)
+        pcard = state.partner.card
+        pname = pcard.person
+        pid = state.ident(pcard)
         for c in state.hand:
-            if c.card_type == "character" and (c.person != pname or identity(c) == pid):
+            if c.card_type == "character" and (c.person != pname or state.ident(c) == pid):
                 return ("keep",)
         return ("mulligan",)
 
@@ -54,39 +55,45 @@ class GreedyPilot(ScriptedPilot):
 
     def d_main(self, state: ChaosState) -> tuple:
         used = state.used
-        p = state.partner
-        ids = state.idents
-        pid = ids.get(p.card.code) or identity(p.card)
+        field = state.field
+        p = field[PARTNER_SLOT]
         hand = state.hand
-        event = self._main_event(state)
-        if event is not None:
-            return event
+        if state.early_events:
+            event = self._main_event(state)
+            if event is not None:
+                return event
         if "levelup" not in used:
+            ids = state.idents
+            pid = ids.get(p.card.code) or identity(p.card)
             for c in hand:
-                if c.card_type == "character" and ids.get(c.code) == pid and state.can_level_up(c):
+                if ids.get(c.code) == pid and c.card_type == "character" and state.can_level_up(c):
                     return ("levelup", c.code)
             if state.extra:
                 ups = state.extra_levelups()
                 if ups:
                     return ("levelup_extra", *ups[0])
+        summon = "summon" not in used
+        if not summon and ("extra" in used or not state.extra):
+            return self._set_or_end(state, hand)
         names = state.names_on_field()
         if "extra" not in used and state.extra:
             seen = set()
-            field = state.field
             for ex in state.extra:
                 if ex.code in seen:
                     continue
                 seen.add(ex.code)
                 atk = ex.atk or 0
                 # only when it would be stronger than a character of one of its persons
-                if not any((s := names.get(person)) is not None and s != PARTNER_SLOT and field[s].atk < atk
-                           for person in ex.extra_persons):
+                for person in ex.extra_persons:
+                    s = names.get(person)
+                    if s is not None and s != PARTNER_SLOT and field[s].atk < atk:
+                        break
+                else:
                     continue
-                for base, _codes, _slots in state.extra_plan(ex, names):
-                    if (ex.atk or 0) > state.field[base].atk:
-                        return ("extra", ex.code, base)
-        if "summon" not in used:
-            field = state.field
+                base = state.first_stronger_extra(ex, names)
+                if base >= 0:
+                    return ("extra", ex.code, base)
+        if summon:
             conditional = state.summon_conditional
             best = None
             best_gain = 0.0
@@ -94,12 +101,10 @@ class GreedyPilot(ScriptedPilot):
             free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
             for c in hand:
                 if c.card_type != "character" or c.person == pperson or (
-                        c.code in conditional and not state.can_summon(c)):
+                        conditional and c.code in conditional and not state.can_summon(c)):
                     continue
-                same = names.get(c.person)
-                if same is not None:
-                    slot = same
-                else:
+                slot = names.get(c.person)
+                if slot is None:
                     if free < 0:
                         free = next((s for s in ALLY_SLOTS if field[s] is None), -1)
                         if free < 0:
@@ -111,23 +116,27 @@ class GreedyPilot(ScriptedPilot):
                     best, best_gain = ("summon", c.code, slot), gain
             if best is not None:
                 return best
+        return self._set_or_end(state, hand)
+
+    @staticmethod
+    def _set_or_end(state: ChaosState, hand: list) -> tuple:
+        """An ATK-raising Set card to the partner, else the end of the main phase."""
         for c in hand:
-            if c.card_type == "set" and (state.plans.get(c.code) or state.plan(c)).useful:
-                targets = state.set_targets(c)
-                if PARTNER_SLOT in targets:
-                    return ("set", c.code, PARTNER_SLOT)
+            if c.card_type == "set":
+                plan = state.plans.get(c.code) or state.plan(c)
+                if plan.useful and plan.never is None and (plan.equip_to == "partner"
+                                                           or state.field[PARTNER_SLOT] is not None):
+                    return ("set", c.code, PARTNER_SLOT)  # (PARTNER_SLOT in state.set_targets(c))
         return ("end",)
 
     def _main_event(self, state: ChaosState) -> tuple | None:
-        """A ``MAIN`` event worth playing: cards drawn or fetched, the deck keeping a margin."""
-        plans = state.plans
+        """A ``MAIN`` event worth playing: cards drawn or fetched, the deck keeping a margin (the
+        deck's ``early_events``: useful ``MAIN`` events that raise no ATK)."""
         early = state.early_events
         for c in state.hand:
             if c.code not in early:
                 continue
-            plan = plans[c.code]
-            if not plan.useful or plan.pump or plan.timing != "MAIN":
-                continue  # ATK until end of turn: played in the battle phase
+            plan = state.plans[c.code]
             if plan.takes and len(state.deck) < plan.takes + 6:
                 continue
             if plan.fetch and not any(w.card_type == "character" for w in state.waiting):
@@ -138,15 +147,22 @@ class GreedyPilot(ScriptedPilot):
         return None
 
     def d_attack(self, state: ChaosState) -> tuple:
-        attackers = state._attackers()
-        allies = [s for s in attackers if s != PARTNER_SLOT]
-        slot = max(allies, key=lambda s: (state.field[s].atk, -s)) if allies else PARTNER_SLOT
+        # the strongest ally that can attack (ties: the lowest slot), else the partner
+        field = state.field
+        no = state.no_attack
+        slot = PARTNER_SLOT
+        best = None
+        for s in ALLY_SLOTS:
+            c = field[s]
+            if (c is not None and c.state == STAND and not c.face_down and not (no and c.card.code in no)
+                    and (best is None or c.atk > best)):
+                slot, best = s, c.atk
         pumps = state.pump_events
         if pumps:
             for c in state.hand:  # ATK until end of turn on the next attacker
                 if c.code in pumps and state.can_use(c, "BATTLE") and slot in state.event_targets(c):
                     return ("event", c.code, slot)
-        if allies:
+        if best is not None:
             return ("attack", slot)
         # the partner's attack draw is optional: take it, declined on an empty deck
         return ("attack", PARTNER_SLOT) if state.deck else ("attack", PARTNER_SLOT, "no_draw")

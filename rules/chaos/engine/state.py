@@ -56,7 +56,7 @@ def _deck_plans(deck: Deck) -> tuple[Any, ...]:
     """Per deck: each card's plan, each character's title+name, the ``MAIN`` events the greedy
     pilot plays early (cards drawn or fetched), whether any card has a start-of-battle trigger,
     the characters with a 【登場】 condition, those that cannot attack, the ATK-raising ``BATTLE``
-    events."""
+    events, whether the main deck has a character."""
     cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
     plans = {c.code: plan_of(c) for c in cards}
     early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
@@ -64,10 +64,19 @@ def _deck_plans(deck: Deck) -> tuple[Any, ...]:
             any("battle_phase_start" in p.on for p in plans.values()),
             frozenset(code for code, p in plans.items() if p.summon_if),
             frozenset(code for code, p in plans.items() if p.cannot_attack),
-            frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE"))
+            frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE"),
+            any(c.card_type == "character" for c in deck.main))
 
 
 _PLANS = DeckCache(_deck_plans)
+
+
+def _index(zone: list[CardRecord], code: str) -> int:
+    """The position of the first card with ``code`` in ``zone`` (-1: none)."""
+    for i, c in enumerate(zone):
+        if c.code == code:
+            return i
+    return -1
 _NO_PLAN = Plan()
 
 
@@ -92,7 +101,9 @@ class ChaosState(GoldfishState):
         if size < 1 or not 0 <= copies <= size - 1:
             raise ValueError(f"dummy_deck_size must be at least 1 and dummy_partner_copies between 0 and "
                              f"dummy_deck_size - 1 (got {size} and {copies})")
-        if not any(c.card_type == "character" for c in self.deck):
+        (self.plans, self.idents, self.early_events, self.battle_start, self.summon_conditional,
+         self.no_attack, self.pump_events, has_character) = _PLANS.get(deck)
+        if not has_character:
             raise ValueError("a chaos deck needs a character in its main deck to choose a partner from")
         self.extra: list[CardRecord] = list(deck.zones.get("extra", ()))
         self.partner_hint = deck.partner.code if deck.partner is not None else ""
@@ -106,8 +117,6 @@ class ChaosState(GoldfishState):
         self.used: set[str] = set()
         self.maintaining = -1
         self.opening_hand: tuple[CardRecord, ...] = ()
-        (self.plans, self.idents, self.early_events, self.battle_start, self.summon_conditional,
-         self.no_attack, self.pump_events) = _PLANS.get(deck)
         self.equipped = 0  # Set cards on the field
         # "until end of turn" ATK/DEF changes, undone in the end phase
         self.eot: list[tuple[Char, int, int]] = []
@@ -120,10 +129,11 @@ class ChaosState(GoldfishState):
         return self.field[PARTNER_SLOT]
 
     def _draw(self, n: int, why: str = "draw") -> None:
+        deck, hand = self.deck, self.hand
         for _ in range(n):
-            if not self.deck:
+            if not deck:
                 self._end("loss", gettext_noop("had to draw from an empty deck"))
-            self.hand.append(self.deck.pop())
+            hand.append(deck.pop())
         if self.log is not None:
             self.say("me", why, "draw", why=why, cards=", ".join(c.name for c in self.hand[-n:]))
 
@@ -178,13 +188,13 @@ class ChaosState(GoldfishState):
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
         log = self.log
+        field = self.field
         self.used.clear()
         # 1. beginning: improve one step, pay maintain
-        for c in self.field:
+        for c in field:
             if c is not None and not c.face_down and c.state:
                 c.state -= 1
-        for slot in range(5):
-            c = self.field[slot]
+        for slot, c in enumerate(field):  # (a maintain decision changes no slot)
             if c is not None and not c.face_down and "maintain" in c.card.keywords:
                 self.maintaining = slot
                 choice = yield "maintain"
@@ -240,33 +250,42 @@ class ChaosState(GoldfishState):
         # 4. battle (none on the first player's turn 1)
         if not (turn == 1 and self.went_first):
             for slot in range(5) if self.battle_start else ():
-                c = self.field[slot]
+                c = field[slot]
                 if c is not None and not c.face_down and self.plan(c.card).on:
                     self._trigger(c, "battle_phase_start", slot)
-            while self._attackers():
-                choice = yield "attack"
-                if choice[0] == "end":
+            no = self.no_attack
+            while True:  # while a character can attack (``_attackers()`` not empty)
+                for c in field:
+                    if c is not None and c.state == STAND and not c.face_down and not (no and c.card.code in no):
+                        break
+                else:
                     break
-                if choice[0] == "event":
+                choice = yield "attack"
+                verb = choice[0]
+                if verb == "end":
+                    break
+                if verb == "event":
                     self._play_event(choice[1], choice[2], "BATTLE")
                     continue
                 self._attack(choice[1], len(choice) < 3)
         # 5. end: "until end of turn" changes end, damage resets, one face-down character turns
         # face-up, the partner improves
-        for c, atk, dfn in self.eot:
-            c.atk -= atk
-            c.dfn -= dfn
-        self.eot.clear()
-        for c in self.field:
+        eot = self.eot
+        if eot:
+            for c, atk, dfn in eot:
+                c.atk -= atk
+                c.dfn -= dfn
+            eot.clear()
+        flip = True
+        for c in field:
             if c is not None:
                 c.dmg = 0
-        for c in self.field:
-            if c is not None and c.face_down:
-                c.face_down = False
-                if log is not None:
-                    self.say("me", "end", "face_up", card=c.card.name)
-                break
-        p = self.partner
+                if flip and c.face_down:  # the first face-down one
+                    flip = False
+                    c.face_down = False
+                    if log is not None:
+                        self.say("me", "end", "face_up", card=c.card.name)
+        p = field[PARTNER_SLOT]
         if p.state:
             p.state -= 1
         while len(self.hand) > HAND_LIMIT:
@@ -275,11 +294,21 @@ class ChaosState(GoldfishState):
 
     def _note_playable(self, turn: int) -> None:
         fp = self.first_playable
-        pname = self.partner.card.person
-        pid = identity(self.partner.card)
+        pcard = self.field[PARTNER_SLOT].card
+        pname = pcard.person
+        pid = None
         for c in self.hand:
-            if c.code not in fp and c.card_type == "character" and (c.person != pname or identity(c) == pid):
+            if c.code not in fp and c.card_type == "character":
+                if c.person == pname:
+                    if pid is None:
+                        pid = self.ident(pcard)
+                    if self.ident(c) != pid:
+                        continue
                 fp[c.code] = turn
+
+    def ident(self, card: CardRecord) -> str:
+        """``identity(card)`` (title+name), read from the per-deck table when the card is the deck's."""
+        return self.idents.get(card.code) or identity(card)
 
     def _pay_maintain(self, c: Char) -> None:
         cost = c.card.keyword_costs.get("maintain") or {}
@@ -335,10 +364,8 @@ class ChaosState(GoldfishState):
 
     def event_targets(self, card: CardRecord) -> tuple[int, ...]:
         """The own character slots an event's chosen stat change may target (``(-1,)``: no choice)."""
-        for e in self.plan(card).effects:
-            t = e.params.get("target")
-            if e.kind == "stat_mod" and isinstance(t, dict) and t.get("side") == "own":
-                return tuple(i for i, c in enumerate(self.field) if c is not None and not c.face_down)
+        if self.plan(card).own_target:
+            return tuple(i for i, c in enumerate(self.field) if c is not None and not c.face_down)
         return (-1,)
 
     def set_targets(self, card: CardRecord) -> tuple[int, ...]:
@@ -421,10 +448,11 @@ class ChaosState(GoldfishState):
             self.looked.clear()
 
     def _play_event(self, code: str, slot: int, timing: str) -> None:
-        card = next((c for c in self.hand if c.code == code), None)
-        if card is None or not self.can_use(card, timing) or slot not in self.event_targets(card):
+        hand = self.hand
+        i = _index(hand, code)
+        if i < 0 or not self.can_use(card := hand[i], timing) or slot not in self.event_targets(card):
             raise ValueError(f"event {code} cannot be played now")
-        take(self.hand, code)
+        del hand[i]
         self.counters["events_played"] += 1
         if self.log is not None:
             self.say("me", "event", "event", card=card.name)
@@ -432,10 +460,11 @@ class ChaosState(GoldfishState):
         self._effects(self.plan(card).effects, None, self.field[slot] if slot >= 0 else None)
 
     def _equip(self, code: str, slot: int) -> None:
-        card = next((c for c in self.hand if c.code == code), None)
-        if card is None or card.card_type != "set" or slot not in self.set_targets(card):
+        hand = self.hand
+        i = _index(hand, code)
+        if i < 0 or (card := hand[i]).card_type != "set" or slot not in self.set_targets(card):
             raise ValueError(f"Set {code} cannot be equipped to slot {slot}")
-        take(self.hand, code)
+        del hand[i]
         c = self.field[slot]
         plan = self.plan(card)
         c.sets.append(card)
@@ -460,18 +489,29 @@ class ChaosState(GoldfishState):
         """EXTRA level ups: (an identical EXTRA in the extra deck, the slot of the EXTRA on the field,
         a hand card naming one of its persons)."""
         out: list[tuple[str, int, str]] = []
-        if not self.extra:
+        extra = self.extra
+        if not extra:
             return out
-        ids = self.idents
         for slot, c in enumerate(self.field):
-            if c is None or c.card.card_type != "extra":
+            if c is None:
                 continue
-            persons = c.card.extra_persons
-            codes = distinct_codes(h for h in self.hand if h.card_type == "character" and h.person in persons)
+            card = c.card
+            if card.card_type != "extra":
+                continue
+            persons = card.extra_persons
+            codes: list[str] = []  # distinct, in hand order
+            for h in self.hand:
+                if h.person in persons and h.card_type == "character" and h.code not in codes:
+                    codes.append(h.code)
             if not codes:
                 continue
-            ident = ids.get(c.card.code) or identity(c.card)
-            same = next((x for x in self.extra if (ids.get(x.code) or identity(x)) == ident), None)
+            ids = self.idents
+            ident = ids.get(card.code) or identity(card)
+            same = None
+            for x in extra:
+                if (ids.get(x.code) or identity(x)) == ident:
+                    same = x
+                    break
             if same is None or not self.can_level_up(same):
                 continue
             out.extend((same.code, slot, code) for code in codes)
@@ -506,9 +546,11 @@ class ChaosState(GoldfishState):
         names: dict[str, int] = {}
         for i, c in enumerate(self.field):
             if c is not None:
-                names[c.card.person] = i
-                for person in c.card.extra_persons:
-                    names[person] = i
+                card = c.card
+                names[card.person] = i
+                if card.extra_persons:
+                    for person in card.extra_persons:
+                        names[person] = i
         return names
 
     def extra_plan(self, ex: CardRecord, names: dict[str, int] | None = None
@@ -518,30 +560,56 @@ class ChaosState(GoldfishState):
         if names is None:
             names = self.names_on_field()
         out = []
+        field = self.field
         for base_person in persons:
             base = names.get(base_person)
-            if base is None or base == PARTNER_SLOT or self.field[base].card.card_type == "extra":
+            if base is None or base == PARTNER_SLOT or field[base].card.card_type == "extra":
                 continue
-            hand = None
-            codes: list[str] = []
-            slots: list[int] = []
-            for other in persons:
-                if other == base_person:
-                    continue
-                slot = names.get(other)
-                if slot is not None and slot != PARTNER_SLOT and slot != base and slot not in slots:
-                    slots.append(slot)
-                    continue
-                if hand is None:
-                    hand = list(self.hand)
-                found = next((c for c in hand if c.card_type == "character" and c.person == other), None)
-                if found is None:
-                    break
-                hand.remove(found)
-                codes.append(found.code)
-            else:
-                out.append((base, tuple(codes), tuple(slots)))
+            way = self._extra_way(persons, base_person, base, names)
+            if way is not None:
+                out.append((base, *way))
         return out
+
+    def first_stronger_extra(self, ex: CardRecord, names: dict[str, int]) -> int:
+        """The base slot of the first way to play ``ex`` (in ``extra_plan`` order) on a character
+        with less ATK than ``ex`` has, or -1 (the greedy pilot's choice, without the other ways)."""
+        persons = ex.extra_persons
+        atk = ex.atk or 0
+        field = self.field
+        for base_person in persons:
+            base = names.get(base_person)
+            if base is None or base == PARTNER_SLOT:
+                continue
+            c = field[base]
+            if c.card.card_type == "extra" or atk <= c.atk:
+                continue
+            if self._extra_way(persons, base_person, base, names) is not None:
+                return base
+        return -1
+
+    def _extra_way(self, persons: tuple[str, ...], base_person: str, base: int, names: dict[str, int]
+                   ) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+        """The hand codes and other field slots an EXTRA of ``persons`` uses on ``base`` (None: it cannot)."""
+        hand = None
+        codes: list[str] = []
+        slots: list[int] = []
+        for other in persons:
+            if other == base_person:
+                continue
+            slot = names.get(other)
+            if slot is not None and slot != PARTNER_SLOT and slot != base and slot not in slots:
+                slots.append(slot)
+                continue
+            if hand is None:
+                hand = list(self.hand)
+            for i, c in enumerate(hand):  # the first character of that person left in the hand
+                if c.person == other and c.card_type == "character":
+                    codes.append(c.code)
+                    del hand[i]
+                    break
+            else:
+                return None
+        return tuple(codes), tuple(slots)
 
     def _play_extra(self, code: str, base: int) -> None:
         ex = take(self.extra, code)
@@ -589,7 +657,17 @@ class ChaosState(GoldfishState):
             self._record_mill(n, 0, False)
             return 0
         size = len(deck)
-        top = deck[-n:] if n < size else deck[:]  # the cards this hit can reach, top last
+        if n < size:
+            top = deck[-n:]  # the cards this hit can reach, top last
+            if True not in top:  # (the usual hit: n cards milled)
+                del deck[-n:]
+                self.owaiting += n
+                self.counters["deck_damage"] += n
+                if self.log is not None:
+                    self.say("opp", "damage", "deck_damage", amount=n, count=n, left=size - n)
+                return n
+        else:
+            top = deck[:]
         if True in top:  # stops on the first copy from the top: the cards above it are milled
             milled = top[::-1].index(True) + 1
             del deck[-milled:]
@@ -598,18 +676,13 @@ class ChaosState(GoldfishState):
             self.counters["opp_partner_levelups"] += 1
             self._record_mill(n, milled, True)
             return milled
-        if n >= size:
-            deck.clear()
-            self.owaiting += size
-            if n > size:  # a card still to mill from an empty deck
-                self._record_mill(n, size, False)
-                self._end("win", gettext_noop("the dummy took deck damage from an empty deck"))
+        deck.clear()  # (here n >= size: the whole deck)
+        self.owaiting += size
+        if n > size:  # a card still to mill from an empty deck
             self._record_mill(n, size, False)
-            return size
-        del deck[-n:]
-        self.owaiting += n
-        self._record_mill(n, n, False)
-        return n
+            self._end("win", gettext_noop("the dummy took deck damage from an empty deck"))
+        self._record_mill(n, size, False)
+        return size
 
     def _record_mill(self, n: int, milled: int, stopped: bool) -> None:
         self.counters["deck_damage"] += milled
@@ -623,11 +696,13 @@ class ChaosState(GoldfishState):
     def card_value(self, card: CardRecord) -> float:
         """How much the pilot wants to keep a hand card (the hand limit discards the lowest)."""
         if card.card_type == "character":
-            p = self.partner
-            if p is not None and identity(card) == identity(p.card):
-                return 100.0
-            if p is not None and card.person == p.card.person:
-                return 0.5  # can never be summoned
+            p = self.field[PARTNER_SLOT]
+            if p is not None:
+                pcard = p.card
+                if card.person == pcard.person:  # (a different title+name has another person or title)
+                    return 100.0 if self.ident(card) == self.ident(pcard) else 0.5  # 0.5: can never be summoned
+                if self.ident(card) == self.ident(pcard):
+                    return 100.0
             return 10.0 + (card.atk or 0) + 0.1 * (card.defense or 0)
         return 1.0 if card.unmodelled else 5.0
 
