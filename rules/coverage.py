@@ -73,6 +73,26 @@ def card_abilities(card: CardRecord, compile_text: Callable[[str, str], Sequence
     return tuple(compile_text(card.text, card.card_type))
 
 
+def memoised_classifier(analyse: Callable[[Ability, CardRecord], Any]) -> Classifier:
+    """An engine's ``classify_ability`` (the contract above) from its ``analyse(ability, card)``,
+    whose result has ``status`` and ``reason``: played / no effect (with the goldfish rule that
+    makes it so) / not played (with what the engine does not execute). The same text compiles to
+    the same ability, so the coverage is memoised by the ability's text and kind and the card's
+    type (one memo per engine)."""
+    memo: dict[tuple[str, str, str], Coverage] = {}
+
+    def classify_ability(ability: Ability, card: CardRecord) -> Coverage:
+        key = (ability.text, ability.kind, card.card_type)
+        hit = memo.get(key)
+        if hit is None:
+            r = analyse(ability, card)
+            hit = memo[key] = Coverage(r.status, r.reason)
+        return hit
+
+    classify_ability.__doc__ = memoised_classifier.__doc__
+    return classify_ability
+
+
 def _legacy(card: CardRecord) -> tuple[tuple[Ability, Coverage], ...]:
     if is_vanilla_text(card.text):
         return ()

@@ -31,6 +31,7 @@ from typing import Any
 
 from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED, Ability, Coverage, Effect, is_vanilla_text
 from rules.cards import CardRecord
+from rules.coverage import memoised_classifier
 from rules.engine.core import gettext_noop
 
 # -- why a part changes nothing in a goldfish game (GAMES.md §5 Goldfish) ---------------------------
@@ -1288,18 +1289,8 @@ def card_plan(card: CardRecord) -> CardPlan:
     return CardPlan({h: tuple(p) for h, p in by_hook.items()}, flags, tuple(coverage))
 
 
-def classify_ability(ability: Ability, card: CardRecord) -> Coverage:
-    """The coverage contract (``rules.coverage``): played / no effect (with the goldfish rule that
-    makes it so) / not played (with what the engine does not execute)."""
-    key = (ability.text, ability.kind, card.card_type)
-    hit = _CLASSIFIED.get(key)
-    if hit is None:
-        r = analyse(ability, card)
-        hit = _CLASSIFIED[key] = Coverage(r.status, r.reason)
-    return hit
-
-
-_CLASSIFIED: dict[tuple[str, str, str], Coverage] = {}
+# the coverage contract (``rules.coverage``), memoised by text, kind and card type
+classify_ability = memoised_classifier(analyse)
 
 
 def plays_card(card: CardRecord) -> str | None:

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED, Ability, Coverage, Effect, is_vanilla_text
+from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED, Ability, Effect, is_vanilla_text
 from rules.cards import CardRecord
+from rules.coverage import memoised_classifier
 from rules.engine.core import gettext_noop
 
 # -- why an effect changes nothing in a goldfish game (the goldfish definition, GAMES.md §3) ---------
@@ -1678,19 +1679,8 @@ def analyse(a: Ability, card: CardRecord, index: int = 0, granted: bool = False)
         return Analysis(NOT_PLAYED, u.reason)
 
 
-def classify_ability(ability: Ability, card: CardRecord) -> Coverage:
-    """The coverage contract (``rules.coverage``): played / no effect (with the goldfish rule that
-    makes it so) / not played (with what the engine does not execute)."""
-    key = (ability.text, ability.kind, card.card_type)
-    hit = _CLASSIFIED.get(key)
-    if hit is None:
-        r = analyse(ability, card)
-        hit = _CLASSIFIED[key] = Coverage(r.status, r.reason)
-    return hit
-
-
-# (the same text compiles to the same ability: its coverage is memoised by text and card type)
-_CLASSIFIED: dict[tuple[str, str, str], Coverage] = {}
+# the coverage contract (``rules.coverage``), memoised by text, kind and card type
+classify_ability = memoised_classifier(analyse)
 
 
 def plays_card(card: CardRecord) -> str | None:
