@@ -291,11 +291,12 @@ def _destroy(args, pred, ctx):
                    count=count or obj.get("count") or 1)]
     if _is_zone(obj, "deck", "deck_top"):
         return [_e("mill", player=_zone_owner(obj), count=count or obj.get("count") or 1)]
-    if isinstance(obj, dict) and obj.get("type") == "charge":
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    if kind == "charge":
         return [_e("remove_charge", target=obj.get("of"), count=obj.get("count") or count or 1)]
-    if isinstance(obj, dict) and obj.get("type") == "shield":
+    if kind == "shield":
         return [_e("remove_shield", player=obj.get("owner", "self"), count=obj.get("count") or count or 1)]
-    if isinstance(obj, dict) and obj.get("type") in ("card", "and", "or"):
+    if kind in ("card", "and", "or"):
         ctx.last_target = obj
         return [_e("destroy", target=_with_count(obj, count))]
     raise NotUnderstood("", "destroy what")
@@ -404,30 +405,38 @@ def _put(args, pred, ctx):
     count = _count(args)
     if isinstance(as_, dict) and as_.get("type") == "charge":
         return [_e("charge", target=as_.get("of") or to or {"type": "card", "ref": "this"}, card=obj)]
-    if isinstance(obj, dict) and obj.get("type") == "zone" and _is_zone(obj, "hand"):
+    if isinstance(obj, dict) and obj.get("type") == "zone" and _is_zone(obj, "hand") \
+            and _is_zone(to, "deck_bottom", "deck_top", "deck"):
         # 自分の手札をN枚デッキの下に置く: hand cards to a deck
-        if _is_zone(to, "deck_bottom", "deck_top", "deck"):
-            return [_e("discard", player=_zone_owner(obj), count=count or 1, to=_deck_pos(to))]
+        return [_e("discard", player=_zone_owner(obj), count=count or 1, to=_deck_pos(to))]
     if to is None:
         raise NotUnderstood("", "put where")
     target = _with_count(obj, count) if isinstance(obj, dict) else obj
     if isinstance(obj, dict):
         ctx.last_target = obj
-    if _is_zone(to, "deck_bottom", "deck_top", "deck"):
-        return [_e("to_deck", target=target, position=_deck_pos(to))]
-    if _is_zone(to, "hand"):
-        return [_e("to_hand", target=target)]
-    if _is_zone(to, "trash"):
-        return [_e("destroy", target=target)]
-    if _is_zone(to, "pile"):
-        return [_e("to_pile", target=target, pile=to["zones"][0]["pile"])]
-    if isinstance(to, dict) and to.get("type") == "below":
-        return [_e("put_under", target=target, under=to.get("of") or {"type": "card", "ref": "this"})]
-    if isinstance(to, dict) and to.get("type") == "aside":
-        return [_e("set_aside", target=target)]
-    if isinstance(to, dict) and to.get("type") == "card" and to.get("what") == "field":
-        return [_e("move", target=target, to=to)]
+    for test, effect in _PUT_TO:
+        if test(to):
+            return [effect(to, target)]
     raise NotUnderstood("", "put where")
+
+
+def _to_type(*types: str) -> Any:
+    return lambda to: isinstance(to, dict) and to.get("type") in types
+
+
+# (where a card is put, the effect), tried in order
+_PUT_TO: tuple[tuple[Any, Any], ...] = (
+    (lambda to: _is_zone(to, "deck_bottom", "deck_top", "deck"),
+     lambda to, target: _e("to_deck", target=target, position=_deck_pos(to))),
+    (lambda to: _is_zone(to, "hand"), lambda to, target: _e("to_hand", target=target)),
+    (lambda to: _is_zone(to, "trash"), lambda to, target: _e("destroy", target=target)),
+    (lambda to: _is_zone(to, "pile"), lambda to, target: _e("to_pile", target=target, pile=to["zones"][0]["pile"])),
+    (_to_type("below"),
+     lambda to, target: _e("put_under", target=target, under=to.get("of") or {"type": "card", "ref": "this"})),
+    (_to_type("aside"), lambda to, target: _e("set_aside", target=target)),
+    (lambda to: isinstance(to, dict) and to.get("type") == "card" and to.get("what") == "field",
+     lambda to, target: _e("move", target=target, to=to)),
+)
 
 
 def _deck_pos(to: dict[str, Any]) -> str:
@@ -619,18 +628,7 @@ _PAST = {"past", "passive_past"}
 def trigger_of(event: dict[str, Any]) -> dict[str, Any]:
     """A when-clause (or timepoint) → a trigger ``{"kind": ..., params}``."""
     if "at" in event:
-        tp = event["at"]
-        kind = {"turn_start": "turn_start", "turn_end": "turn_end", "battle_end": "battle_end"}.get(tp["at"])
-        if kind is None:
-            raise NotUnderstood("", "timepoint")
-        out = {"kind": kind}
-        if tp.get("turn"):
-            out["turn"] = tp["turn"]
-        if tp.get("of"):
-            out["of"] = tp["of"]
-        if tp.get("after"):
-            out["after"] = _event_params(tp["after"])
-        return out
+        return _timepoint_trigger(event["at"])
     if "alt" in event:
         return {"kind": "either", "of": [trigger_of(c) for c in event["alt"]]}
     pred = event["pred"]
@@ -638,19 +636,10 @@ def trigger_of(event: dict[str, Any]) -> dict[str, Any]:
     if form not in _PAST:
         raise NotUnderstood("", "event form")
     args = _args(event)
-    if verb == "do":
-        obj = _one(args, "obj")
-        thing = obj.get("thing") if isinstance(obj, dict) else None
-        if thing == "attack_declaration":
-            return {"kind": "attack_declared", "by": _one(args, "by")}
-        if thing == "support":
-            if _one(args, "to") is not None:
-                return {"kind": "supported", "card": _one(args, "to")}
-            return {"kind": "supports", "by": _one(args, "by")}
-    if verb == "gain":
-        obj = _one(args, "obj")
-        if isinstance(obj, dict) and obj.get("thing") == "stat_modification":
-            return {"kind": "modified", "card": _one(args, "subj"), "by": _one(args, "by")}
+    special = _SPECIAL_EVENTS.get(verb)
+    out = special(args) if special is not None else None
+    if out is not None:
+        return out
     kind = _EVENT_VERBS.get(verb)
     params = _event_params(event)
     if pred.get("by"):
@@ -658,6 +647,45 @@ def trigger_of(event: dict[str, Any]) -> dict[str, Any]:
     if kind:
         return {"kind": kind, **params}
     return {"kind": "event", "verb": verb, **params}
+
+
+def _timepoint_trigger(tp: dict[str, Any]) -> dict[str, Any]:
+    """ターン開始時 / ターン終了時 / バトル終了時 (of whose turn, after what)."""
+    kind = {"turn_start": "turn_start", "turn_end": "turn_end", "battle_end": "battle_end"}.get(tp["at"])
+    if kind is None:
+        raise NotUnderstood("", "timepoint")
+    out = {"kind": kind}
+    if tp.get("turn"):
+        out["turn"] = tp["turn"]
+    if tp.get("of"):
+        out["of"] = tp["of"]
+    if tp.get("after"):
+        out["after"] = _event_params(tp["after"])
+    return out
+
+
+def _do_trigger(args: dict[str, list[Any]]) -> dict[str, Any] | None:
+    """アタック宣言をした時 / サポートをした(された)時."""
+    obj = _one(args, "obj")
+    thing = obj.get("thing") if isinstance(obj, dict) else None
+    if thing == "attack_declaration":
+        return {"kind": "attack_declared", "by": _one(args, "by")}
+    if thing == "support":
+        if _one(args, "to") is not None:
+            return {"kind": "supported", "card": _one(args, "to")}
+        return {"kind": "supports", "by": _one(args, "by")}
+    return None
+
+
+def _gain_trigger(args: dict[str, list[Any]]) -> dict[str, Any] | None:
+    """能力補正を得た時."""
+    obj = _one(args, "obj")
+    if isinstance(obj, dict) and obj.get("thing") == "stat_modification":
+        return {"kind": "modified", "card": _one(args, "subj"), "by": _one(args, "by")}
+    return None
+
+
+_SPECIAL_EVENTS = {"do": _do_trigger, "gain": _gain_trigger}
 
 
 def _event_params(clause: dict[str, Any]) -> dict[str, Any]:
@@ -679,40 +707,14 @@ def condition_of(cond: dict[str, Any]) -> dict[str, Any]:
     if "and" in cond:
         return {"kind": "all_of", "of": [condition_of(c) for c in cond["and"]]}
     if "clause" in cond:
-        clause = cond["clause"]
-        if "alt" in clause:
-            return {"kind": "state", "any_of": [condition_of({"clause": c}) for c in clause["alt"]]}
-        pred = clause["pred"]
-        args = _args(clause)
-        if not args and pred["form"] in ("neg",):
-            return {"kind": "not_done", "verb": pred["verb"]}
-        subject = _one(args, "subj") or _one(args, "obj")
-        cmp = _one(args, "qtycmp")
-        if pred["verb"] in ("enter", "place", "put", "be") and pred["form"] in ("prog", "prog_neg", "passive_prog",
-                                                                               "passive_prog_neg"):
-            if cmp:
-                return {"kind": "count", "card": subject, "op": cmp.get("op"), "n": cmp.get("value")}
-            kind = "present" if pred["form"] in ("prog", "passive_prog") else "absent"
-            return {"kind": kind, "card": subject}
-        return {"kind": "state", "verb": pred["verb"], "form": pred["form"], **_event_params(clause)}
+        return _clause_condition(cond["clause"])
     args = _args({"args": cond["args"]})
     nominal = cond["nominal"]
     negated = cond.get("negated") or None
     if "count" in nominal and "type" not in nominal:
         nominal = {"type": "compare", "value": nominal["count"], "op": "=="}
     if nominal.get("type") == "compare":
-        statsubj = _one(args, "statsubj")
-        subj = _one(args, "subj")
-        op = nominal.get("op")
-        if statsubj is not None:
-            return {"kind": "stat", "of": statsubj["of"], "stat": statsubj.get("stat"), "op": op,
-                    "value": nominal.get("value"), **({"than": nominal["than"]} if "than" in nominal else {})}
-        if isinstance(subj, dict) and subj.get("type") in ("size", "zone"):
-            return {"kind": "size", "of": subj, "op": op, "n": nominal.get("value")}
-        if subj is not None:
-            return {"kind": "count", "card": subj, "op": op, "n": nominal.get("value"),
-                    **({"than": nominal["than"]} if "than" in nominal else {})}
-        raise NotUnderstood("", "compare what")
+        return _compare_condition(args, nominal)
     if "period" in nominal or "periods" in nominal:
         return {"kind": "during", "period": nominal, "negated": negated}
     if nominal.get("type") in ("card", "or", "and"):
@@ -724,6 +726,41 @@ def condition_of(cond: dict[str, Any]) -> dict[str, Any]:
         subj = _one(args, "subj")
         return {"kind": "stat", "of": subj, **nominal, "negated": negated}
     raise NotUnderstood("", "condition")
+
+
+def _clause_condition(clause: dict[str, Any]) -> dict[str, Any]:
+    """A verb clause before 場合: a card present / absent / counted, or a state (a done verb)."""
+    if "alt" in clause:
+        return {"kind": "state", "any_of": [condition_of({"clause": c}) for c in clause["alt"]]}
+    pred = clause["pred"]
+    args = _args(clause)
+    if not args and pred["form"] in ("neg",):
+        return {"kind": "not_done", "verb": pred["verb"]}
+    subject = _one(args, "subj") or _one(args, "obj")
+    cmp = _one(args, "qtycmp")
+    if pred["verb"] in ("enter", "place", "put", "be") and pred["form"] in ("prog", "prog_neg", "passive_prog",
+                                                                           "passive_prog_neg"):
+        if cmp:
+            return {"kind": "count", "card": subject, "op": cmp.get("op"), "n": cmp.get("value")}
+        kind = "present" if pred["form"] in ("prog", "passive_prog") else "absent"
+        return {"kind": kind, "card": subject}
+    return {"kind": "state", "verb": pred["verb"], "form": pred["form"], **_event_params(clause)}
+
+
+def _compare_condition(args: dict[str, list[Any]], nominal: dict[str, Any]) -> dict[str, Any]:
+    """…がN以上の場合: a stat, a zone's size or a count compared."""
+    statsubj = _one(args, "statsubj")
+    subj = _one(args, "subj")
+    op = nominal.get("op")
+    than = {"than": nominal["than"]} if "than" in nominal else {}
+    if statsubj is not None:
+        return {"kind": "stat", "of": statsubj["of"], "stat": statsubj.get("stat"), "op": op,
+                "value": nominal.get("value"), **than}
+    if isinstance(subj, dict) and subj.get("type") in ("size", "zone"):
+        return {"kind": "size", "of": subj, "op": op, "n": nominal.get("value")}
+    if subj is not None:
+        return {"kind": "count", "card": subj, "op": op, "n": nominal.get("value"), **than}
+    raise NotUnderstood("", "compare what")
 
 
 def _clean(d: dict[str, Any]) -> dict[str, Any]:
@@ -752,19 +789,11 @@ def _use_condition(clause: dict[str, Any]) -> list[Effect] | None:
     excepts = args.get("except") or []
     response = _one(args, "to")
     manners = args.get("manner") or []
-    out: list[Effect] = []
     if pred["form"] == "must":
-        if "in_response" in manners and isinstance(response, dict):
-            return [_e("respond_to", to=response)]
-        if response is not None:
-            return None
-        for p in periods:
-            out.append(_e("use_during", period=p, **({"except": excepts[0]["except"]} if excepts else {})))
-        if not periods and excepts:
-            out.append(_e("use_not_during", period={"periods": excepts[0]["except"]}))
-        return out or None
+        return _use_only(periods, excepts, response, manners)
     if "in_response" in manners and isinstance(response, dict):
         return [_e("no_response_use", to=response)]
+    out: list[Effect] = []
     for p in periods:
         if p.get("period") == "response":
             out.append(_e("no_response_use", to={"type": "thing", "thing": "declaration"}))
@@ -773,18 +802,24 @@ def _use_condition(clause: dict[str, Any]) -> list[Effect] | None:
     return out or None
 
 
+def _use_only(periods: list[Any], excepts: list[Any], response: Any, manners: list[Any]) -> list[Effect] | None:
+    """``…に使用する``: only in these periods (or in response to this)."""
+    if "in_response" in manners and isinstance(response, dict):
+        return [_e("respond_to", to=response)]
+    if response is not None:
+        return None
+    out: list[Effect] = []
+    for p in periods:
+        out.append(_e("use_during", period=p, **({"except": excepts[0]["except"]} if excepts else {})))
+    if not periods and excepts:
+        out.append(_e("use_not_during", period={"periods": excepts[0]["except"]}))
+    return out or None
+
+
 def compile_reading(reading: dict[str, Any], ctx: Context, first: bool = False) -> Piece:
-    piece = Piece()
     if "limit" in reading:
-        body = reading["limit"]
-        items = body.get("items", [])
-        for item in items:
-            piece.conditions.append(_e("limit", **item))
-            if item.get("per") == "turn" and item.get("count") == 1:
-                piece.once_per_turn = True
-        if "same_choice_max" in body:
-            piece.conditions.append(_e("limit", per="choice", count=body["same_choice_max"]))
-        return piece
+        return _limit_piece(reading["limit"])
+    piece = Piece()
     if "note" in reading:
         note = dict(reading)
         kind = note.pop("note")
@@ -796,76 +831,119 @@ def compile_reading(reading: dict[str, Any], ctx: Context, first: bool = False) 
         if use is not None:
             piece.conditions.extend(use)
             return piece
-    effect_conditions: list[dict[str, Any]] = []
-    until: str | None = None
+    leads = _Leads(piece, ctx)
     for kind, value in reading["leads"]:
-        if kind == "when":
-            events = value
-            bare = [e for e in events if "pred" in e and not e.get("args")]
-            if bare and len(events) == 1:
-                pred = bare[0]["pred"]
-                if pred["form"] not in _PAST:
-                    raise NotUnderstood("", "when form")
-                effect_conditions.append({"kind": "done", "verb": pred["verb"]})
-                continue
-            triggers = [trigger_of(e) for e in events]
-            trig = triggers[0] if len(triggers) == 1 else {"kind": "either", "of": triggers}
-            if ctx.kind == "auto" and ctx.trigger is None and piece.trigger is None:
-                piece.trigger = trig
-            elif piece.trigger is not None:
-                raise NotUnderstood("", "two triggers")
-            else:
-                effect_conditions.append({"kind": "when", "event": trig})
-        elif kind == "at":
-            trig = trigger_of({"at": value})
-            if ctx.kind == "auto" and ctx.trigger is None and piece.trigger is None:
-                piece.trigger = trig
-            else:
-                effect_conditions.append({"kind": "when", "event": trig})
-        elif kind == "if":
-            effect_conditions.append(condition_of(value))
-        elif kind == "until":
-            until = until_name(value)
-        elif kind == "during":
-            if piece.trigger is None and ctx.kind == "auto" and ctx.trigger is None:
-                effect_conditions.append({"kind": "during", "period": value})
-            else:
-                effect_conditions.append({"kind": "during", "period": value})
-        elif kind == "except":
-            effect_conditions.append({"kind": "during", "period": {"periods": value["except"]}, "negated": True})
-    effects: list[Effect] = []
-    pending_search: Effect | None = None
-    for clause in main:
-        produced = effect_of_clause(clause, ctx)
-        for eff in produced:
-            if eff.kind == "search":
-                pending_search = eff
-                continue
-            if pending_search is not None:
-                params = dict(pending_search.params)
-                then = eff.to_dict()
-                then.get("params", {}).pop("target", None)
-                then.get("params", {}).pop("card", None)
-                params["then"] = then
-                if eff.params.get("optional"):
-                    params["optional"] = True
-                effects.append(Effect("search", params))
-                pending_search = None
-                continue
-            effects.append(eff)
-    if pending_search is not None:
-        effects.append(pending_search)
+        handler = _LEAD_HANDLERS.get(kind)
+        if handler is not None:
+            handler(leads, value)
+    effects = _joined_searches(main, ctx)
     # an optional verb at the end of a continuative chain makes the chain optional
     if effects and effects[-1].params.get("optional") and len(main) > 1:
         effects = [Effect(e.kind, {**e.params, "optional": True}) for e in effects]
     for eff in effects:
         params = dict(eff.params)
-        if effect_conditions:
-            params["if"] = [_clean(c) for c in effect_conditions]
-        if until and "until" not in params:
-            params["until"] = until
+        if leads.conditions:
+            params["if"] = [_clean(c) for c in leads.conditions]
+        if leads.until and "until" not in params:
+            params["until"] = leads.until
         piece.effects.append(Effect(eff.kind, params))
     return piece
+
+
+def _limit_piece(body: dict[str, Any]) -> Piece:
+    """``1ターンに1回まで使用できる`` / ``同じ選択肢は1回まで``: limit conditions."""
+    piece = Piece()
+    for item in body.get("items", []):
+        piece.conditions.append(_e("limit", **item))
+        if item.get("per") == "turn" and item.get("count") == 1:
+            piece.once_per_turn = True
+    if "same_choice_max" in body:
+        piece.conditions.append(_e("limit", per="choice", count=body["same_choice_max"]))
+    return piece
+
+
+class _Leads:
+    """The phrases before a sentence's effects (``…時``, ``…場合``, ``…まで``, ``…中``): the piece's
+    trigger, or conditions and a duration on each effect of the sentence."""
+
+    def __init__(self, piece: Piece, ctx: Context) -> None:
+        self.piece = piece
+        self.ctx = ctx
+        self.conditions: list[dict[str, Any]] = []
+        self.until: str | None = None
+
+    def _takes_trigger(self) -> bool:
+        return self.ctx.kind == "auto" and self.ctx.trigger is None and self.piece.trigger is None
+
+    def when(self, events: Any) -> None:
+        bare = [e for e in events if "pred" in e and not e.get("args")]
+        if bare and len(events) == 1:  # …した場合: what the effect before did
+            pred = bare[0]["pred"]
+            if pred["form"] not in _PAST:
+                raise NotUnderstood("", "when form")
+            self.conditions.append({"kind": "done", "verb": pred["verb"]})
+            return
+        triggers = [trigger_of(e) for e in events]
+        trig = triggers[0] if len(triggers) == 1 else {"kind": "either", "of": triggers}
+        if self._takes_trigger():
+            self.piece.trigger = trig
+        elif self.piece.trigger is not None:
+            raise NotUnderstood("", "two triggers")
+        else:
+            self.conditions.append({"kind": "when", "event": trig})
+
+    def at(self, value: Any) -> None:
+        trig = trigger_of({"at": value})
+        if self._takes_trigger():
+            self.piece.trigger = trig
+        else:
+            self.conditions.append({"kind": "when", "event": trig})
+
+    def if_(self, value: Any) -> None:
+        self.conditions.append(condition_of(value))
+
+    def until_(self, value: Any) -> None:
+        self.until = until_name(value)
+
+    def during(self, value: Any) -> None:
+        self.conditions.append({"kind": "during", "period": value})
+
+    def except_(self, value: Any) -> None:
+        self.conditions.append({"kind": "during", "period": {"periods": value["except"]}, "negated": True})
+
+
+_LEAD_HANDLERS = {"when": _Leads.when, "at": _Leads.at, "if": _Leads.if_, "until": _Leads.until_,
+                  "during": _Leads.during, "except": _Leads.except_}
+
+
+def _joined_searches(main: list[dict[str, Any]], ctx: Context) -> list[Effect]:
+    """The effects of the sentence's clauses; a ``search`` takes the effect after it as its
+    ``then`` (what is done with the card found)."""
+    effects: list[Effect] = []
+    pending_search: Effect | None = None
+    for clause in main:
+        for eff in effect_of_clause(clause, ctx):
+            if eff.kind == "search":
+                pending_search = eff
+            elif pending_search is not None:
+                effects.append(_search_then(pending_search, eff))
+                pending_search = None
+            else:
+                effects.append(eff)
+    if pending_search is not None:
+        effects.append(pending_search)
+    return effects
+
+
+def _search_then(search: Effect, eff: Effect) -> Effect:
+    params = dict(search.params)
+    then = eff.to_dict()
+    then.get("params", {}).pop("target", None)
+    then.get("params", {}).pop("card", None)
+    params["then"] = then
+    if eff.params.get("optional"):
+        params["optional"] = True
+    return Effect("search", params)
 
 
 # ------------------------------------------------------------------------------------------ abilities
