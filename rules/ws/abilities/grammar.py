@@ -147,40 +147,15 @@ class WsLexer(Lexer):
         prev = ""
         while i < n:
             c = text[i]
-            kind = ""
-            end = -1
-            if c == "「":
-                end, kind = _closing(text, i, "「", "」"), "NAME"
-            elif c == "《":
-                end, kind = _closing(text, i, "《", "》"), "TRAIT"
-            elif c == "『":
-                end, kind = _closing(text, i, "『", "』"), "GRANT"
-                while end > 0 and text[end:end + 1] == "『":  # 『A』『B』: options / abilities in a row
-                    end, kind = _closing(text, end, "『", "』"), "GRANTS"
-            elif c == "(":
-                j = text.find(")", i)
-                if prev == "[" and j > 0 and (text[i + 1:j].isdigit() or text[i + 1:j] == "X"):
-                    end, kind = j + 1, "STOCK"
-                else:
-                    end, kind = _closing(text, i, "(", ")"), "REMINDER"
+            opener = _OPENERS.get(c)
+            if opener is not None:
+                end, kind = opener(text, i, prev)
             elif c.isdigit() or (c == "X" and text[i + 1:i + 2] == "枚"):
-                end = i + 1
-                while end < n and text[end].isdigit():
-                    end += 1
-                if text[end:end + 1] == "枚":
-                    end, kind = end + 1, "COUNT"  # 2枚: one token (a count, not a number in a noun phrase)
-                else:
-                    kind = "NUM"
-                    for length in lengths.get(c, ()):  # 1番上, 1ターン: known words
-                        if length > end - i and text[i:i + length] in words:
-                            end, kind = i + length, words[text[i:i + length]]
-                            break
+                end, kind = self._number(text, i, n)
             elif c in "+-" and i + 1 < n and (text[i + 1].isdigit() or text[i + 1] == "X"):
-                end = i + 2
-                while end < n and text[end].isdigit():
-                    end += 1
-                # レベル+1以下, レベル+1に等しい: a number in a noun phrase, not a change
-                kind = "NUM" if text.startswith(("以下", "以上", "に等しい"), end) else "SIGNED"
+                end, kind = _signed(text, i, n)
+            else:
+                end, kind = -1, ""
             if not kind or end < 0:
                 kind = ""
                 for length in lengths.get(c, ()):
@@ -202,6 +177,52 @@ class WsLexer(Lexer):
             prev = value
             yield Token(kind, value, start_pos=i, end_pos=end)
             i = end
+
+    def _number(self, text: str, i: int, n: int) -> tuple[int, str]:
+        """2枚: one COUNT token (a count, not a number in a noun phrase); 1番上, 1ターン: known words;
+        else a NUM."""
+        end = i + 1
+        while end < n and text[end].isdigit():
+            end += 1
+        if text[end:end + 1] == "枚":
+            return end + 1, "COUNT"
+        for length in self.lengths.get(text[i], ()):
+            if length > end - i and text[i:i + length] in self.words:
+                return i + length, self.words[text[i:i + length]]
+        return end, "NUM"
+
+
+def _signed(text: str, i: int, n: int) -> tuple[int, str]:
+    """+1000, -1: a change (SIGNED); レベル+1以下, レベル+1に等しい: a number in a noun phrase (NUM)."""
+    end = i + 2
+    while end < n and text[end].isdigit():
+        end += 1
+    return end, "NUM" if text.startswith(("以下", "以上", "に等しい"), end) else "SIGNED"
+
+
+def _grants(text: str, i: int, prev: str) -> tuple[int, str]:
+    """『A』 (GRANT); 『A』『B』: options / abilities in a row (GRANTS)."""
+    end, kind = _closing(text, i, "『", "』"), "GRANT"
+    while end > 0 and text[end:end + 1] == "『":
+        end, kind = _closing(text, end, "『", "』"), "GRANTS"
+    return end, kind
+
+
+def _parenthesis(text: str, i: int, prev: str) -> tuple[int, str]:
+    """[(1)]: a stock cost (STOCK); otherwise reminder text (REMINDER)."""
+    j = text.find(")", i)
+    if prev == "[" and j > 0 and (text[i + 1:j].isdigit() or text[i + 1:j] == "X"):
+        return j + 1, "STOCK"
+    return _closing(text, i, "(", ")"), "REMINDER"
+
+
+# the tokens an opening bracket starts: (text, position, previous token) → (end, kind)
+_OPENERS: dict[str, Any] = {
+    "「": lambda text, i, prev: (_closing(text, i, "「", "」"), "NAME"),
+    "《": lambda text, i, prev: (_closing(text, i, "《", "》"), "TRAIT"),
+    "『": _grants,
+    "(": _parenthesis,
+}
 
 
 def grammar_text() -> str:

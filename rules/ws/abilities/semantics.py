@@ -1246,35 +1246,51 @@ def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tup
                    grants: list[Piece]) -> None:
     p = c.pred
     assert p is not None
-    if ctx.carry:
-        c = Clause(ctx.carry + c.args, c.pred, c.conj, min(ctx.carry[0].start, c.start), c.end)
-        ctx.carry = ()
-    if ctx.started:  # ターンの終わりに、このカードを思い出にする: a delayed effect
-        for arg in c.args:
-            if arg.case == "に" and arg.np is not None and phase(arg.np) is not None:
-                ctx.modifiers["at"] = phase(arg.np)
-                c = Clause(tuple(x for x in c.args if x is not arg), c.pred, c.conj, c.start, c.end)
-                break
+    c = _delayed(_carried(c, ctx), ctx)
     a = Args.of(c.args)
-    # scene-setting phrases
+    _scene(c, a, ctx)
+    _actor(a, ctx)
+    handler = _HANDLERS.get(_handler_key(p))
+    if handler is None:
+        raise _fail(c, "effect")
+    handler(c, a, ctx, compile_nested, grants)
+    left = a.unread()
+    if left:
+        raise _fail(left[0], "argument not read")
+
+
+def _carried(c: Clause, ctx: Ctx) -> Clause:
+    """The clause with the arguments of the て-form clause before it (for this verb)."""
+    if not ctx.carry:
+        return c
+    c = Clause(ctx.carry + c.args, c.pred, c.conj, min(ctx.carry[0].start, c.start), c.end)
+    ctx.carry = ()
+    return c
+
+
+def _delayed(c: Clause, ctx: Ctx) -> Clause:
+    """ターンの終わりに、このカードを思い出にする: after an effect, a phase phrase delays the effect
+    (``modifiers.at``); the clause without it."""
+    if not ctx.started:
+        return c
+    for arg in c.args:
+        if arg.case == "に" and arg.np is not None and phase(arg.np) is not None:
+            ctx.modifiers["at"] = phase(arg.np)
+            return Clause(tuple(x for x in c.args if x is not arg), c.pred, c.conj, c.start, c.end)
+    return c
+
+
+def _scene(c: Clause, a: Args, ctx: Ctx) -> None:
+    """Scene-setting phrases: このカードのバトル中、/ そのターン中 / あなたのターン中 / …まで (a duration
+    or a turn condition), …につき (for each)."""
     for arg in list(a.bare):
         if arg.np is not None and duration(arg.np, None):
             ctx.duration = duration(arg.np, None)  # このカードのバトル中、
             a.bare.remove(arg)
     for arg in c.args:
-        if arg.case != "中" or arg.np is None:
-            continue
-        d = duration(arg.np, "中")
-        t = turn_condition(arg.np, "中")
-        if d:
-            ctx.duration = d
-        elif t and not ctx.started:
-            ctx.conditions.append(Effect("turn", {"whose": t}))
-        elif t:
-            ctx.cond = {"kind": "turn", "params": {"whose": t}}
-        else:
-            raise _fail(arg, "during")
-        a.by_case.pop("中", None)
+        if arg.case == "中" and arg.np is not None:
+            _during(arg, ctx)
+            a.by_case.pop("中", None)
     until = a.by_case.get("まで")
     if until is not None and until.np is not None and duration(until.np, "まで"):
         ctx.duration = duration(until.np, "まで")
@@ -1283,25 +1299,39 @@ def _effect_clause(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tup
     if per is not None:
         ctx.per = _per_count(per, a) if per.count is not None else _per(per)
         del a.by_case["につき"]
+
+
+def _during(arg: Arg, ctx: Ctx) -> None:
+    """…中: a duration, or a turn condition (on the ability before any effect, else on the
+    effects after it)."""
+    assert arg.np is not None
+    d = duration(arg.np, "中")
+    t = turn_condition(arg.np, "中")
+    if d:
+        ctx.duration = d
+    elif t and not ctx.started:
+        ctx.conditions.append(Effect("turn", {"whose": t}))
+    elif t:
+        ctx.cond = {"kind": "turn", "params": {"whose": t}}
+    else:
+        raise _fail(arg, "during")
+
+
+def _actor(a: Args, ctx: Ctx) -> None:
+    """あなたは / 相手は / お互いのプレイヤーは: who does the effect (the は argument is then read)."""
     actor = a.np("は")
     ctx.actor_here = False
-    if actor is not None:
-        at = _target(actor)
-        if at.get("who") in ("you", "opponent", "both") and set(at) <= {"who", "all", "player"}:
-            ctx.actor = at["who"] if not at.get("all") else "both"
-            ctx.actor_here = True
-            del a.by_case["は"]
-        elif at.get("player") and set(at) <= {"player", "all"}:
-            ctx.actor = "both"
-            ctx.actor_here = True
-            del a.by_case["は"]
-    handler = _HANDLERS.get(_handler_key(p))
-    if handler is None:
-        raise _fail(c, "effect")
-    handler(c, a, ctx, compile_nested, grants)
-    left = a.unread()
-    if left:
-        raise _fail(left[0], "argument not read")
+    if actor is None:
+        return
+    at = _target(actor)
+    if at.get("who") in ("you", "opponent", "both") and set(at) <= {"who", "all", "player"}:
+        ctx.actor = at["who"] if not at.get("all") else "both"
+    elif at.get("player") and set(at) <= {"player", "all"}:
+        ctx.actor = "both"
+    else:
+        return
+    ctx.actor_here = True
+    del a.by_case["は"]
 
 
 def _handler_key(p: Pred) -> str:
