@@ -85,6 +85,35 @@ def _fresh_cache():
     translation.deactivate()
 
 
+# -- deck tests' set-up (test_decks_*.py, test_security_decks.py) ---------------------------------
+@pytest.fixture
+def fast_hasher(settings):
+    """MD5 password hashing: making a user costs microseconds instead of a full PBKDF2 round."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def cards(db):
+    """The small card set of ``decks.testing`` (every game's ``legal_deck`` is made of it)."""
+    from decks.testing import cards_create
+
+    cards_create()
+
+
+@pytest.fixture
+def alice(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
 def pytest_addoption(parser):
     parser.addoption("--golden-write", action="store_true", default=False,
                      help="rewrite tests/golden/*.json from the current code (tests/test_golden.py)")

@@ -2,46 +2,19 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from decks.models import Deck, DeckVersion, ShareLink
-from decks.testing import cards_create, legal_deck
+from decks.testing import legal_deck
 from rules import games as g
+from tests.helpers import api_client
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def cards(db):
-    cards_create()
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-def client_for(user=None):
-    c = APIClient()
-    if user is not None:
-        c.force_authenticate(user)
-    return c
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hasher")]
 
 
 def create(user, game=g.WS, **kw):
     body = {"name": "My deck", "game": game, "zones": legal_deck(game), **kw}
-    r = client_for(user).post("/api/v1/decks/", body, format="json")
+    r = api_client(user).post("/api/v1/decks/", body, format="json")
     assert r.status_code == 201, r.content
     return r
 
@@ -50,7 +23,7 @@ def create(user, game=g.WS, **kw):
 def test_validate_entries_anonymous(cards, django_assert_max_num_queries):
     entries = [{"code": code, "count": n, "zone": "main"} for code, n in legal_deck(g.WS)["main"].items()]
     with django_assert_max_num_queries(1):
-        r = client_for().post("/api/v1/decks/validate/", {"game": "ws", "entries": entries}, format="json")
+        r = api_client().post("/api/v1/decks/validate/", {"game": "ws", "entries": entries}, format="json")
     assert r.status_code == 200
     assert r.json()["valid"] is True and r.json()["errors"] == []
     assert r.json()["summary"]["main"] == 50
@@ -58,7 +31,7 @@ def test_validate_entries_anonymous(cards, django_assert_max_num_queries):
 
 def test_validate_text_with_bad_lines(cards):
     text = "# main\n4 WST/W01-001\nfour WST/W01-002\n4 NOPE-1\n"
-    r = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": text}, format="json")
+    r = api_client().post("/api/v1/decks/validate/", {"game": "ws", "text": text}, format="json")
     assert r.status_code == 200
     body = r.json()
     assert body["valid"] is False
@@ -71,7 +44,7 @@ def test_validate_chaos_partner_in_text(cards):
     zones = legal_deck(g.CHAOS)
     text = "\n".join([f"{n} {c}" for c, n in zones["main"].items()] + ["# extra"] +
                      [f"{n} {c}" for c, n in zones["extra"].items()] + ["# partner", "1 CHT-013"])
-    body = client_for().post("/api/v1/decks/validate/", {"game": "chaos", "text": text}, format="json").json()
+    body = api_client().post("/api/v1/decks/validate/", {"game": "chaos", "text": text}, format="json").json()
     assert [e["code"] for e in body["errors"]] == ["partner_invalid"]
 
 
@@ -87,7 +60,7 @@ def test_validate_chaos_partner_in_text(cards):
     ({"game": "ws", "zones": {"main": {"A": "four"}}}, "zones.main.A"),
 ])
 def test_validate_bad_input_is_400(payload, field):
-    r = client_for().post("/api/v1/decks/validate/", payload, format="json")
+    r = api_client().post("/api/v1/decks/validate/", payload, format="json")
     assert r.status_code == 400, r.content
     names = r.json()["error"]["fields"]  # nested fields by dotted path: entries.0.count
     assert any(name == field or name.startswith(f"{field}.") for name in names), r.json()
@@ -95,14 +68,14 @@ def test_validate_bad_input_is_400(payload, field):
 
 # -- create / read / permissions -----------------------------------------------------------------
 def test_create_requires_login(cards):
-    r = client_for().post("/api/v1/decks/", {"name": "x", "game": "ws", "zones": {}}, format="json")
+    r = api_client().post("/api/v1/decks/", {"name": "x", "game": "ws", "zones": {}}, format="json")
     assert r.status_code in (401, 403)
     assert Deck.objects.count() == 0
 
 
 def test_create_from_text_and_read(cards, alice):
     text = "# main\n" + "\n".join(f"{n}x {c}" for c, n in legal_deck(g.PC)["main"].items())
-    r = client_for(alice).post("/api/v1/decks/import/", {"name": "Imported", "game": "pc", "text": text}, format="json")
+    r = api_client(alice).post("/api/v1/decks/import/", {"name": "Imported", "game": "pc", "text": text}, format="json")
     assert r.status_code == 201, r.content
     body = r.json()
     assert body["version"] == 1 and body["zones"] == legal_deck(g.PC)
@@ -112,7 +85,7 @@ def test_create_from_text_and_read(cards, alice):
 
 
 def test_create_with_unreadable_text_writes_nothing(cards, alice):
-    r = client_for(alice).post("/api/v1/decks/", {"name": "x", "game": "pc", "text": "4 A\nbad line\n"}, format="json")
+    r = api_client(alice).post("/api/v1/decks/", {"name": "x", "game": "pc", "text": "4 A\nbad line\n"}, format="json")
     assert r.status_code == 400
     assert "line 2" in r.json()["error"]["fields"]["text"][0]
     assert Deck.objects.count() == 0
@@ -128,7 +101,7 @@ def test_create_with_unreadable_text_writes_nothing(cards, alice):
     ({"name": "", "game": "ws"}, "name"),
 ])
 def test_create_bad_input(alice, payload, field):
-    r = client_for(alice).post("/api/v1/decks/", payload, format="json")
+    r = api_client(alice).post("/api/v1/decks/", payload, format="json")
     assert r.status_code == 400 and field in r.json()["error"]["fields"], r.content
     assert Deck.objects.count() == 0
 
@@ -137,7 +110,7 @@ def test_visibility_rules(cards, alice, bob):
     private = create(alice, name="Private").json()
     unlisted = create(alice, name="Unlisted", visibility="unlisted").json()
     public = create(alice, name="Public", visibility="public").json()
-    anon, bobc, alicec = client_for(), client_for(bob), client_for(alice)
+    anon, bobc, alicec = api_client(), api_client(bob), api_client(alice)
     # by id: private and unlisted are 404 for others
     for c in (anon, bobc):
         assert c.get(f"/api/v1/decks/{private['id']}/").status_code == 404
@@ -165,31 +138,31 @@ def test_visibility_rules(cards, alice, bob):
 def test_only_owner_edits_and_deletes(cards, alice, bob):
     public = create(alice, visibility="public").json()
     private = create(alice).json()
-    bobc = client_for(bob)
+    bobc = api_client(bob)
     r = bobc.patch(f"/api/v1/decks/{public['id']}/", {"name": "hacked", "base_version": 1}, format="json")
     assert r.status_code == 403
     assert bobc.delete(f"/api/v1/decks/{public['id']}/").status_code == 403
     assert bobc.patch(f"/api/v1/decks/{private['id']}/", {"name": "x", "base_version": 1}, format="json").status_code == 404
-    assert client_for().patch(f"/api/v1/decks/{public['id']}/", {"name": "x"}, format="json").status_code in (401, 403)
+    assert api_client().patch(f"/api/v1/decks/{public['id']}/", {"name": "x"}, format="json").status_code in (401, 403)
     assert Deck.objects.get(pk=public["id"]).name == "My deck"
-    assert client_for(alice).delete(f"/api/v1/decks/{public['id']}/").status_code == 204
+    assert api_client(alice).delete(f"/api/v1/decks/{public['id']}/").status_code == 204
     assert not Deck.objects.filter(pk=public["id"]).exists()
 
 
 def test_token_auth(cards, alice):
-    r = client_for().post("/api/v1/auth/token/", {"username": "alice", "password": "pw-alice-123"}, format="json")
+    r = api_client().post("/api/v1/auth/token/", {"username": "alice", "password": "pw-alice-123"}, format="json")
     assert r.status_code == 200
     c = APIClient()
     c.credentials(HTTP_AUTHORIZATION=f"Token {r.json()['token']}")
     assert c.post("/api/v1/decks/", {"name": "T", "game": "ws"}, format="json").status_code == 201
-    bad = client_for().post("/api/v1/auth/token/", {"username": "alice", "password": "nope"}, format="json")
+    bad = api_client().post("/api/v1/auth/token/", {"username": "alice", "password": "nope"}, format="json")
     assert bad.status_code == 400
 
 
 # -- versions, diffs, concurrency ------------------------------------------------------------------
 def test_versions_and_diff(cards, alice):
     deck = create(alice).json()
-    c = client_for(alice)
+    c = api_client(alice)
     zones = legal_deck(g.WS)
     zones["main"]["WST/W01-011"] = 0
     zones["main"]["WST/W01-C3"] = 2
@@ -214,13 +187,13 @@ def test_versions_and_diff(cards, alice):
 
 def test_unchanged_save_makes_no_version(cards, alice):
     deck = create(alice).json()
-    r = client_for(alice).patch(f"/api/v1/decks/{deck['id']}/", {"name": "My deck", "base_version": 1}, format="json")
+    r = api_client(alice).patch(f"/api/v1/decks/{deck['id']}/", {"name": "My deck", "base_version": 1}, format="json")
     assert r.status_code == 200 and r.json()["version"] == 1
 
 
 def test_stale_base_version_409_and_stale_etag_412(cards, alice):
     deck = create(alice).json()
-    c = client_for(alice)
+    c = api_client(alice)
     url = f"/api/v1/decks/{deck['id']}/"
     etag_v1 = c.get(url)["ETag"]
     assert c.get(url, HTTP_IF_NONE_MATCH=etag_v1).status_code == 304
@@ -254,7 +227,7 @@ def test_fork_public_and_by_link(cards, alice, bob):
     public = create(alice, visibility="public", name="Famous").json()
     unlisted = create(alice, visibility="unlisted", name="Secret sauce").json()
     private = create(alice, name="Mine").json()
-    bobc = client_for(bob)
+    bobc = api_client(bob)
     r = bobc.post(f"/api/v1/decks/{public['id']}/fork/", {}, format="json")
     assert r.status_code == 201
     fork = r.json()
@@ -265,7 +238,7 @@ def test_fork_public_and_by_link(cards, alice, bob):
     slug = Deck.objects.get(pk=unlisted["id"]).slug
     r = bobc.post(f"/api/v1/shared/{slug}/fork/", {"name": "My sauce"}, format="json")
     assert r.status_code == 201 and r.json()["name"] == "My sauce" and r.json()["forked_from"] == unlisted["id"]
-    assert client_for().post(f"/api/v1/shared/{slug}/fork/", {}, format="json").status_code in (401, 403)
+    assert api_client().post(f"/api/v1/shared/{slug}/fork/", {}, format="json").status_code in (401, 403)
     # editing the fork leaves the source alone
     bobc.patch(f"/api/v1/decks/{fork['id']}/", {"zones": {"main": {}}, "base_version": 1}, format="json")
     assert Deck.objects.get(pk=public["id"]).zones == legal_deck(g.WS)
@@ -273,7 +246,7 @@ def test_fork_public_and_by_link(cards, alice, bob):
 
 def test_share_link_pins_version(cards, alice, bob):
     deck = create(alice).json()
-    c = client_for(alice)
+    c = api_client(alice)
     r = c.post(f"/api/v1/decks/{deck['id']}/shares/", {"version": 1}, format="json")
     assert r.status_code == 201
     link = r.json()
@@ -281,22 +254,22 @@ def test_share_link_pins_version(cards, alice, bob):
     assert Deck.objects.get(pk=deck["id"]).visibility == "unlisted"
     assert r["ETag"] == f'"deck-{deck["id"]}-v2"'  # the new link is a new version (issue 19)
     c.patch(f"/api/v1/decks/{deck['id']}/", {"zones": {"main": {"WST/W01-001": 4}}, "base_version": 2}, format="json")
-    shared = client_for(bob).get(f"/api/v1/shared/{link['slug']}/").json()
+    shared = api_client(bob).get(f"/api/v1/shared/{link['slug']}/").json()
     # the pinned version and nothing newer: not even the latest version's number (issue 19)
     assert shared["shown_version"] == 1 and shared["zones"] == legal_deck(g.WS) and shared["version"] == 1
     assert shared["validation"]["valid"] is True
     # bob forks the pinned version
-    fork = client_for(bob).post(f"/api/v1/shared/{link['slug']}/fork/", {}, format="json").json()
+    fork = api_client(bob).post(f"/api/v1/shared/{link['slug']}/fork/", {}, format="json").json()
     assert fork["forked_from_version"] == 1 and fork["zones"] == legal_deck(g.WS)
-    assert client_for(bob).post(f"/api/v1/decks/{deck['id']}/shares/", {}, format="json").status_code == 404
+    assert api_client(bob).post(f"/api/v1/decks/{deck['id']}/shares/", {}, format="json").status_code == 404
     assert c.post(f"/api/v1/decks/{deck['id']}/shares/", {"version": 7}, format="json").status_code == 400
     assert ShareLink.objects.count() == 1
-    assert client_for().get("/api/v1/shared/not-a-real-slug/").status_code == 404
+    assert api_client().get("/api/v1/shared/not-a-real-slug/").status_code == 404
 
 
 def test_export_text_and_json(cards, alice):
     deck = create(alice, game=g.CHAOS, name="Knights").json()
-    c = client_for(alice)
+    c = api_client(alice)
     r = c.get(f"/api/v1/decks/{deck['id']}/export/?format=text")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/plain")
     text = r.content.decode()
@@ -312,7 +285,7 @@ def test_list_and_pages_have_no_n_plus_one(cards, alice, bob, django_assert_max_
     for i in range(6):
         create(alice if i % 2 else bob, name=f"deck {i}", visibility="public")
     with django_assert_max_num_queries(3):  # session/user, count, page
-        r = client_for(alice).get("/api/v1/decks/")
+        r = api_client(alice).get("/api/v1/decks/")
     assert r.json()["count"] == 6
     from django.test import Client
 
@@ -329,7 +302,7 @@ def test_list_and_pages_have_no_n_plus_one(cards, alice, bob, django_assert_max_
 
 def test_restore_old_version(cards, alice, bob):
     deck = create(alice).json()
-    c = client_for(alice)
+    c = api_client(alice)
     url = f"/api/v1/decks/{deck['id']}/"
     c.patch(url, {"zones": {"main": {"WST/W01-001": 4}}, "name": "Broken", "base_version": 1}, format="json")
     r = c.post(f"{url}versions/1/restore/", {"base_version": 2}, format="json")
@@ -341,13 +314,13 @@ def test_restore_old_version(cards, alice, bob):
     assert c.post(f"{url}versions/1/restore/", {}, format="json", HTTP_IF_MATCH='"deck-1-v2"').status_code == 412
     assert c.post(f"{url}versions/1/restore/", {}, format="json").status_code == 428
     assert c.post(f"{url}versions/9/restore/", {"base_version": 3}, format="json").status_code == 404
-    assert client_for(bob).post(f"{url}versions/1/restore/", {"base_version": 3}, format="json").status_code == 404
+    assert api_client(bob).post(f"{url}versions/1/restore/", {"base_version": 3}, format="json").status_code == 404
     assert Deck.objects.get(pk=deck["id"]).version == 3
 
 
 def test_out_of_range_numbers_are_4xx(alice):
     d = create(alice, visibility="public").json()
-    c = client_for(alice)
+    c = api_client(alice)
     big = 10**20
     for url in [f"/api/v1/decks/{big}/", f"/api/v1/decks/{d['id']}/versions/{big}/",
                 f"/api/v1/shared/{'x' * 40}/", f"/api/v1/decks/{d['id']}/export/?format=json&version={big}"]:
@@ -362,10 +335,10 @@ def test_out_of_range_numbers_are_4xx(alice):
 def test_api_text_accepts_exchange_formats(cards, alice):
     main = legal_deck(g.WS)["main"]
     xml = "<deck>" + "".join(f"<Card><ID>{code}</ID><Quantity>{n}</Quantity></Card>" for code, n in main.items()) + "</deck>"
-    body = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": xml}, format="json").json()
+    body = api_client().post("/api/v1/decks/validate/", {"game": "ws", "text": xml}, format="json").json()
     assert body["valid"] is True and body["zones"] == {"main": main}
-    r = client_for(alice).post("/api/v1/decks/import/", {"name": "x", "game": "ws", "text": xml}, format="json")
+    r = api_client(alice).post("/api/v1/decks/import/", {"name": "x", "game": "ws", "text": xml}, format="json")
     assert r.status_code == 201 and r.json()["zones"] == {"main": main}
     bad = "<deck><Card><ID>WST/W01-001</ID><Quantity>0</Quantity></Card></deck>"
-    body = client_for().post("/api/v1/decks/validate/", {"game": "ws", "text": bad}, format="json").json()
+    body = api_client().post("/api/v1/decks/validate/", {"game": "ws", "text": bad}, format="json").json()
     assert body["errors"][0]["code"] == "parse_error" and "quantity" in body["errors"][0]["message"]

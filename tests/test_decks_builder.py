@@ -13,33 +13,13 @@ from catalog.models import Card
 from decks.drafts import Change, draft_apply, draft_get, draft_save
 from decks.models import Deck, DeckDraft, DeckVersion
 from decks.services import deck_create, deck_update
-from decks.testing import cards_create, legal_deck
+from decks.testing import legal_deck
 from decks.typeahead import looks_like_code, split_count, typeahead
 from rules import games as g
+from tests.helpers import web_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hasher")]
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def cards(db):
-    cards_create()
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-def logged_in(user, **extra):
-    c = Client(**extra)
-    c.force_login(user)
-    return c
 
 
 def zones_of(deck: Deck) -> dict:
@@ -49,7 +29,7 @@ def zones_of(deck: Deck) -> dict:
 # -- the working copy ----------------------------------------------------------------------------
 def test_changes_go_to_the_working_copy_and_save_makes_one_version(cards, alice):
     deck = deck_create(owner=alice, game="chaos", name="Knights", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     r = c.get(f"/decks/{deck.pk}/build/?q=Knight")
     assert r.status_code == 200
     html = r.content.decode()
@@ -81,7 +61,7 @@ def test_changes_go_to_the_working_copy_and_save_makes_one_version(cards, alice)
 
 def test_twenty_clicks_one_version_with_a_note_listing_them(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     for i in range(1, 11):
         for _ in range(2):
             c.post(f"/decks/{deck.pk}/build/", {"op": "add", "code": f"WST/W01-{i:03d}", "count": 1, "zone": "main"})
@@ -95,7 +75,7 @@ def test_twenty_clicks_one_version_with_a_note_listing_them(cards, alice):
 
 def test_bad_changes_are_refused_and_change_nothing(cards, alice):
     deck = deck_create(owner=alice, game="chaos", name="Knights", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     url = f"/decks/{deck.pk}/build/"
     assert c.post(url, {"op": "explode", "code": "CHT-001", "count": 1, "zone": "main"}).status_code == 400
     r = c.post(url, {"op": "add", "code": "CHT-001", "count": 1, "zone": "ace"})
@@ -109,7 +89,7 @@ def test_bad_changes_are_refused_and_change_nothing(cards, alice):
 
 def test_undo_the_last_change_and_discard(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={"main": {"WST/W01-001": 4}})
-    c = logged_in(alice)
+    c = web_client(alice)
     url = f"/decks/{deck.pk}/build/"
     c.post(url, {"op": "add", "code": "WST/W01-002", "count": 3, "zone": "main"})
     c.post(url, {"op": "remove", "code": "WST/W01-001", "count": 1, "zone": "main"})
@@ -139,7 +119,7 @@ def test_changes_made_elsewhere_meanwhile_are_kept(cards, alice):
     draft_apply(deck=deck, user=alice, changes=[Change("main", "WST/W01-002", "add", 2)])
     # another tab (or the API, or the text editor) saves version 2 meanwhile
     deck_update(deck=deck, user=alice, base_version=1, zones={"main": {"WST/W01-001": 3, "WST/W01-003": 1}})
-    c = logged_in(alice)
+    c = web_client(alice)
     html = c.get(f"/decks/{deck.pk}/build/").content.decode()
     assert "The deck had changed elsewhere (now version 2)" in html
     assert zones_of(deck) == {"main": {"WST/W01-001": 3, "WST/W01-002": 2, "WST/W01-003": 1}}
@@ -153,7 +133,7 @@ def test_changes_made_elsewhere_meanwhile_are_kept(cards, alice):
 def test_only_the_owner_builds(cards, alice):
     bob = get_user_model().objects.create_user("bob", password="pw-bob-123")
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={}, visibility="public")
-    c = logged_in(bob)
+    c = web_client(bob)
     for url in ("", "cards/?q=Idol", "top/", "paste/", "undo/", "save/", "discard/"):
         method = c.get if url in ("", "cards/?q=Idol") else c.post
         assert method(f"/decks/{deck.pk}/build/{url}", **HX).status_code == 404, url
@@ -163,7 +143,7 @@ def test_only_the_owner_builds(cards, alice):
 # -- codes, typos, the top hit -------------------------------------------------------------------
 def test_add_by_code_any_case_and_typos_are_never_stored(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     url = f"/decks/{deck.pk}/build/"
     c.post(url, {"op": "add", "code": "wst/w01-001", "count": 2, "zone": "main"})
     assert zones_of(deck) == {"main": {"WST/W01-001": 2}}
@@ -177,7 +157,7 @@ def test_add_by_code_any_case_and_typos_are_never_stored(cards, alice):
 
 def test_enter_adds_the_top_hit_with_the_count_typed_first(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     top = f"/decks/{deck.pk}/build/top/"
     c.post(top, {"q": "4 wst/w01-003"})
     c.post(top, {"q": "4x Idol 10"})
@@ -224,7 +204,7 @@ def test_results_are_paged(cards, alice):
     Card.objects.bulk_create([Card(game="ws", code=f"PG/W01-{i:03d}", name=f"Pager {i:03d}", card_type="character",
                                    level=0, cost=0, power=1000, soul=1) for i in range(1, 246)])
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     r = c.get(f"/decks/{deck.pk}/build/cards/", {"q": "Pager 00"}, **HX)
     html = r.content.decode()
     assert r.status_code == 200 and html.count('<li class="result') == 11 and "11 cards found" in html  # 001-009, 100, 200
@@ -252,7 +232,7 @@ def test_results_are_paged(cards, alice):
 # -- htmx answers ----------------------------------------------------------------------------------
 def test_htmx_change_answers_with_the_changed_parts(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     r = c.post(f"/decks/{deck.pk}/build/top/", {"q": "4 WST/W01-001", "page": 1}, **HX)
     assert r.status_code == 200
     html = r.content.decode()
@@ -271,7 +251,7 @@ def test_htmx_change_answers_with_the_changed_parts(cards, alice):
 def test_builder_page_in_japanese_and_chinese(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones=legal_deck(g.WS))
     for lang, words in (("ja", ("カードを探す", "バージョンを保存")), ("zh-hans", ("查找卡片", "保存版本"))):
-        html = logged_in(alice, HTTP_ACCEPT_LANGUAGE=lang).get(f"/decks/{deck.pk}/build/?q=Idol").content.decode()
+        html = web_client(alice, HTTP_ACCEPT_LANGUAGE=lang).get(f"/decks/{deck.pk}/build/?q=Idol").content.decode()
         for w in words:
             assert w in html, (lang, w)
 
@@ -279,7 +259,7 @@ def test_builder_page_in_japanese_and_chinese(cards, alice):
 # -- paste a list ----------------------------------------------------------------------------------
 def test_paste_a_list(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={"main": {"WST/W01-001": 1}})
-    c = logged_in(alice)
+    c = web_client(alice)
     text = "4 wst/w01-002 Idol 2\n4x WST/W01-003\nfour WST/W01-004\n2 WST/W01-999\n"
     r = c.post(f"/decks/{deck.pk}/build/paste/", {"text": text})
     assert r.status_code == 302
@@ -302,7 +282,7 @@ def test_paste_a_list(cards, alice):
 
 def test_paste_under_htmx_keeps_the_lines_to_fix(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={})
-    r = logged_in(alice).post(f"/decks/{deck.pk}/build/paste/", {"text": "4 WST/W01-002\nnot a line"}, **HX)
+    r = web_client(alice).post(f"/decks/{deck.pk}/build/paste/", {"text": "4 WST/W01-002\nnot a line"}, **HX)
     html = r.content.decode()
     assert r.status_code == 200 and 'id="paste-form"' in html and 'hx-swap-oob="true"' in html
     assert re.search(r"<textarea[^>]*>\s*not a line</textarea>", html)
@@ -319,16 +299,16 @@ def test_draft_follows_the_deck_and_is_deleted_with_it(cards, alice):
 
 # -- issue 18, item 8: the live legality panel in the reader's language; the odds picker -----------
 def test_live_legality_panel_is_in_the_readers_language(cards, alice):
-    c = logged_in(alice, HTTP_ACCEPT_LANGUAGE="ja")
+    c = web_client(alice, HTTP_ACCEPT_LANGUAGE="ja")
     r = c.post("/decks/validate/panel/", {"game": "ws", "text": "4 WST/W01-001\nfour WST/W01-002\n"})
     html = r.content.decode()
     assert r.status_code == 200 and 'id="validation"' in html
     assert "構築チェック" in html and "この行を読み取れません: 「four WST/W01-002」" in html
     assert 'data-code="parse_error"' in html and 'data-code="deck_size"' in html
     assert "Is it legal?" not in html and "Not legal" not in html
-    r = logged_in(alice).post("/decks/validate/panel/", {"game": "nope", "text": "\x01" * 10})
+    r = web_client(alice).post("/decks/validate/panel/", {"game": "nope", "text": "\x01" * 10})
     assert r.status_code == 200  # an unknown game reads as WS; unreadable text is a problem, not a 500
-    assert logged_in(alice).get("/decks/validate/panel/").status_code == 405
+    assert web_client(alice).get("/decks/validate/panel/").status_code == 405
     html = c.get("/decks/new/?game=ws").content.decode()
     assert 'data-validate-url="/decks/validate/panel/"' in html
 
@@ -347,7 +327,7 @@ def test_odds_picker_is_checkboxes(cards, alice):
 
 def test_deck_page_says_when_the_builder_holds_unsaved_changes(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones=legal_deck(g.WS), visibility="public")
-    c = logged_in(alice)
+    c = web_client(alice)
     assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
     c.get(f"/decks/{deck.pk}/build/")  # opening the builder changes nothing
     assert 'id="unsaved-draft"' not in c.get(f"/decks/{deck.pk}/").content.decode()
@@ -365,7 +345,7 @@ HOSTILE = ["", " ", "%", "\\", "'", '"', "(", ")", "((((", "x" * 5000, "４ Ｄ�
 
 def test_hostile_input_is_never_a_500(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="Idols", zones={"main": {"WST/W01-001": 4}})
-    c = logged_in(alice)
+    c = web_client(alice)
     for value in HOSTILE:
         for extra in ({}, HX):
             urls = [("get", f"/decks/{deck.pk}/build/", {"q": value, "page": value}),

@@ -10,36 +10,11 @@ from django.test import Client
 
 from decks.models import Deck, DeckVersion, ShareLink
 from decks.services import deck_create, deck_update
-from decks.testing import cards_create, legal_deck
+from decks.testing import legal_deck
 from rules import games as g
+from tests.helpers import web_client
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def cards(db):
-    cards_create()
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-def logged_in(user):
-    c = Client()
-    c.force_login(user)
-    return c
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hasher")]
 
 
 def text_of(zones):
@@ -70,7 +45,7 @@ def test_create_requires_login():
 
 
 def test_create_from_text(cards, alice):
-    c = logged_in(alice)
+    c = web_client(alice)
     r = c.post("/decks/new/", {"name": "Idols", "game": "ws", "visibility": "private", "text": text_of(legal_deck(g.WS))})
     assert r.status_code == 302
     deck = Deck.objects.get()
@@ -82,7 +57,7 @@ def test_create_from_text(cards, alice):
 
 
 def test_create_with_bad_line_names_it_and_writes_nothing(cards, alice):
-    r = logged_in(alice).post("/decks/new/", {"name": "x", "game": "ws", "visibility": "private",
+    r = web_client(alice).post("/decks/new/", {"name": "x", "game": "ws", "visibility": "private",
                                               "text": "4 WST/W01-001\nfour of them\n"})
     assert r.status_code == 400
     assert "line 2: expected" in r.content.decode()
@@ -130,11 +105,11 @@ def test_private_deck_is_404_for_others(cards, alice, bob):
     for url in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/history/", f"/decks/{deck.pk}/export.txt",
                 f"/decks/{deck.pk}/export.json", f"/d/{deck.slug}/"):
         assert Client().get(url).status_code == 404, url
-        assert logged_in(bob).get(url).status_code == 404, url
-        assert logged_in(alice).get(url).status_code == 200, url
+        assert web_client(bob).get(url).status_code == 404, url
+        assert web_client(alice).get(url).status_code == 200, url
     for url in (f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/build/", f"/decks/{deck.pk}/delete/"):
-        assert logged_in(bob).get(url).status_code == 404
-    assert logged_in(bob).post(f"/decks/{deck.pk}/delete/").status_code == 404
+        assert web_client(bob).get(url).status_code == 404
+    assert web_client(bob).post(f"/decks/{deck.pk}/delete/").status_code == 404
     assert Deck.objects.filter(pk=deck.pk).exists()
 
 
@@ -151,14 +126,14 @@ def test_unlisted_only_by_link(cards, alice, bob):
 
 def test_builder_search_error_is_shown(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="d", zones={})
-    r = logged_in(alice).get(f"/decks/{deck.pk}/build/?q=cost%3C%3D")
+    r = web_client(alice).get(f"/decks/{deck.pk}/build/?q=cost%3C%3D")
     assert r.status_code == 200
     assert 'role="alert"' in r.content.decode()
 
 
 def test_edit_conflict_shows_changes_and_keeps_text(cards, alice):
     deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
-    c = logged_in(alice)
+    c = web_client(alice)
     assert c.get(f"/decks/{deck.pk}/edit/").status_code == 200
     # another tab saves version 2
     zones = legal_deck(g.WS)
@@ -181,21 +156,21 @@ def test_history_diff_page(cards, alice):
     zones = legal_deck(g.WS)
     zones["main"]["WST/W01-C3"] = 1
     deck_update(deck=deck, user=alice, base_version=1, zones=zones, note="one more climax")
-    html = logged_in(alice).get(f"/decks/{deck.pk}/history/?from=1&to=2").content.decode()
+    html = web_client(alice).get(f"/decks/{deck.pk}/history/?from=1&to=2").content.decode()
     assert "one more climax" in html and "+1" in html and "WST/W01-C3" in html
     assert "Restore version 1" in html
-    r = logged_in(alice).post(f"/decks/{deck.pk}/restore/", {"version": 1, "base_version": 2})
+    r = web_client(alice).post(f"/decks/{deck.pk}/restore/", {"version": 1, "base_version": 2})
     assert r.status_code == 302
     deck.refresh_from_db()
     assert deck.version == 3 and deck.zones == legal_deck(g.WS)
-    r = logged_in(alice).post(f"/decks/{deck.pk}/restore/", {"version": 2, "base_version": 2}, follow=True)
+    r = web_client(alice).post(f"/decks/{deck.pk}/restore/", {"version": 2, "base_version": 2}, follow=True)
     assert "changed meanwhile" in r.content.decode()
     assert Deck.objects.get(pk=deck.pk).version == 3
 
 
 def test_share_link_page_and_pinned_version(cards, alice, bob):
     deck = deck_create(owner=alice, game="ws", name="d", zones=legal_deck(g.WS))
-    c = logged_in(alice)
+    c = web_client(alice)
     r = c.post(f"/decks/{deck.pk}/share/", {"pin": "1", "version": 1}, follow=True)
     assert "now unlisted" in r.content.decode()
     link = ShareLink.objects.get()
@@ -213,7 +188,7 @@ def test_share_link_page_and_pinned_version(cards, alice, bob):
     assert "version 1" in text.splitlines()[0] and "4 WST/W01-C1" in text
     assert Client().get(f"/d/{link.slug}/export.json").json()["version"] == 1
     assert Client().get(f"/d/{deck.slug}/export.json").json()["version"] == 3
-    r = logged_in(bob).post(f"/d/{link.slug}/fork/")
+    r = web_client(bob).post(f"/d/{link.slug}/fork/")
     fork = Deck.objects.get(owner=bob)
     assert r.status_code == 302 and fork.forked_from_id == deck.pk and fork.forked_from_version == 1
     assert fork.zones == legal_deck(g.WS)
@@ -223,10 +198,10 @@ def test_share_link_page_and_pinned_version(cards, alice, bob):
 
 def test_fork_public_deck_from_page(cards, alice, bob):
     deck = deck_create(owner=alice, game="pc", name="Relay", zones=legal_deck(g.PC), visibility="public")
-    r = logged_in(bob).post(f"/decks/{deck.pk}/fork/")
+    r = web_client(bob).post(f"/decks/{deck.pk}/fork/")
     fork = Deck.objects.get(owner=bob)
     assert r["Location"] == f"/decks/{fork.pk}/"
-    assert "forked from" in logged_in(bob).get(r["Location"]).content.decode()
+    assert "forked from" in web_client(bob).get(r["Location"]).content.decode()
     assert Client().post(f"/decks/{deck.pk}/fork/").status_code == 302  # to log in
     assert Deck.objects.count() == 2
 
@@ -243,7 +218,7 @@ def test_export_views(cards, alice):
 
 def test_delete(cards, alice):
     deck = deck_create(owner=alice, game="pc", name="Gone", zones={})
-    c = logged_in(alice)
+    c = web_client(alice)
     assert c.get(f"/decks/{deck.pk}/delete/").status_code == 200
     assert c.post(f"/decks/{deck.pk}/delete/").status_code == 302
     assert not Deck.objects.exists() and not DeckVersion.objects.exists()
@@ -252,7 +227,7 @@ def test_delete(cards, alice):
 def test_import_deck_file_formats(cards, alice):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    c = logged_in(alice)
+    c = web_client(alice)
     main = legal_deck(g.WS)["main"]
     # AlphaC2 XML, uploaded
     xml = "<deck>" + "".join(f"<Card><ID>{code}</ID><Quantity>{n}</Quantity></Card>" for code, n in main.items()) + "</deck>"

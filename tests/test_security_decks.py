@@ -14,52 +14,16 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from rest_framework.test import APIClient
 
 from decks.models import Deck, DeckVersion, ShareLink
 from decks.services import deck_create, deck_update, share_link_create
-from decks.testing import cards_create, legal_deck
+from decks.testing import legal_deck
 from rules import games as g
+from tests.helpers import api_client, web_client
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def cards(db):
-    cards_create()
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-def api(user=None) -> APIClient:
-    c = APIClient()
-    if user is not None:
-        c.force_authenticate(user)
-    return c
-
-
-def page(user=None) -> Client:
-    c = Client()
-    if user is not None:
-        c.force_login(user)
-    return c
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hasher")]
 
 
 SMALLER = {"main": {**legal_deck(g.WS)["main"]}}
@@ -84,7 +48,7 @@ def pinned(cards, alice):
 def test_a_pinned_link_shows_that_version_and_nothing_newer_in_the_api(pinned, bob):
     deck, link = pinned
     for reader in (None, bob):
-        r = api(reader).get(f"/api/v1/shared/{link.slug}/")
+        r = api_client(reader).get(f"/api/v1/shared/{link.slug}/")
         assert r.status_code == 200
         body = r.json()
         text = r.content.decode()
@@ -98,7 +62,7 @@ def test_a_pinned_link_shows_that_version_and_nothing_newer_in_the_api(pinned, b
 def test_a_pinned_link_page_shows_that_version_and_nothing_newer(pinned, bob):
     deck, link = pinned
     for reader in (None, bob):
-        html = page(reader).get(f"/d/{link.slug}/").content.decode()
+        html = web_client(reader).get(f"/d/{link.slug}/").content.decode()
         assert "plan A" in html and "Plan A deck" in html
         assert "plan B" not in html and "latest is" not in html and deck.slug not in html
 
@@ -106,23 +70,23 @@ def test_a_pinned_link_page_shows_that_version_and_nothing_newer(pinned, bob):
 def test_forking_through_a_pinned_link_gives_that_version_only(pinned, bob):
     deck, link = pinned
     for version in (2, 3):
-        r = api(bob).post(f"/api/v1/shared/{link.slug}/fork/", {"version": version}, format="json")
+        r = api_client(bob).post(f"/api/v1/shared/{link.slug}/fork/", {"version": version}, format="json")
         assert r.status_code == 400 and r.json()["error"]["fields"]["version"], r.content
     assert not Deck.objects.filter(owner=bob).exists()
-    r = api(bob).post(f"/api/v1/shared/{link.slug}/fork/", {}, format="json")
+    r = api_client(bob).post(f"/api/v1/shared/{link.slug}/fork/", {}, format="json")
     assert r.status_code == 201
     fork = Deck.objects.get(owner=bob)
     assert fork.forked_from_version == 1 and fork.description == "plan A" and fork.zones == legal_deck(g.WS)
     # the always-latest link shows the latest only: an older version cannot be forked through it either
-    r = api(bob).post(f"/api/v1/shared/{deck.slug}/fork/", {"version": 1}, format="json")
+    r = api_client(bob).post(f"/api/v1/shared/{deck.slug}/fork/", {"version": 1}, format="json")
     assert r.status_code == 400
     # and the unlisted deck's versions stay invisible by id
-    assert api(bob).get(f"/api/v1/decks/{deck.pk}/versions/").status_code == 404
+    assert api_client(bob).get(f"/api/v1/decks/{deck.pk}/versions/").status_code == 404
 
 
 # -- 9. a share link is a new version; If-Match names the deck --------------------------------------
 def test_a_new_share_link_is_a_new_version_so_a_stale_save_conflicts(cards, alice):
-    c = api(alice)
+    c = api_client(alice)
     r = c.post("/api/v1/decks/", {"game": "ws", "name": "d", "zones": legal_deck(g.WS)}, format="json")
     deck_id, etag = r.json()["id"], r["ETag"]
     assert etag == f'"deck-{deck_id}-v1"'
@@ -136,12 +100,12 @@ def test_a_new_share_link_is_a_new_version_so_a_stale_save_conflicts(cards, alic
     assert r.json()["error"]["params"]["current_version"] == 2
     deck = Deck.objects.get(pk=deck_id)
     assert deck.visibility == "unlisted" and deck.name == "d" and deck.version == 2
-    assert api().get(f"/api/v1/shared/{slug}/").status_code == 200  # the new link still works
+    assert api_client().get(f"/api/v1/shared/{slug}/").status_code == 200  # the new link still works
     assert DeckVersion.objects.get(deck=deck, number=2).note == "share link created"
 
 
 def test_if_match_with_another_decks_etag_is_412(cards, alice):
-    c = api(alice)
+    c = api_client(alice)
     a = c.post("/api/v1/decks/", {"game": "ws", "name": "a", "zones": legal_deck(g.WS)}, format="json").json()["id"]
     b = c.post("/api/v1/decks/", {"game": "ws", "name": "b", "zones": legal_deck(g.WS)}, format="json").json()["id"]
     other = f'"deck-{a}-v1"'  # deck a's ETag: the same version number as deck b's
@@ -170,37 +134,37 @@ def went_public(cards, alice):
 def test_making_a_deck_public_does_not_expose_its_private_versions(went_public, bob):
     deck = went_public
     for reader in (None, bob):
-        c = api(reader)
+        c = api_client(reader)
         assert [v["number"] for v in c.get(f"/api/v1/decks/{deck.pk}/versions/").json()] == [3]
         assert c.get(f"/api/v1/decks/{deck.pk}/versions/1/").status_code == 404
         assert c.get(f"/api/v1/decks/{deck.pk}/diff/", {"from": 1, "to": 3}).status_code == 404
         assert c.get(f"/api/v1/decks/{deck.pk}/export/", {"version": 2, "format": "json"}).status_code == 404
-        html = page(reader).get(f"/decks/{deck.pk}/history/").content.decode()
+        html = web_client(reader).get(f"/decks/{deck.pk}/history/").content.decode()
         assert "secret tech" not in html
-        assert "secret tech" not in page(reader).get(f"/decks/{deck.pk}/export.txt", {"version": 1}).content.decode()
-    r = api(bob).post(f"/api/v1/decks/{deck.pk}/fork/", {"version": 1}, format="json")
+        assert "secret tech" not in web_client(reader).get(f"/decks/{deck.pk}/export.txt", {"version": 1}).content.decode()
+    r = api_client(bob).post(f"/api/v1/decks/{deck.pk}/fork/", {"version": 1}, format="json")
     assert r.status_code == 400 and not Deck.objects.filter(owner=bob).exists()
     # the owner still has everything
-    owner = api(deck.owner)
+    owner = api_client(deck.owner)
     assert [v["number"] for v in owner.get(f"/api/v1/decks/{deck.pk}/versions/").json()] == [3, 2, 1]
     assert owner.get(f"/api/v1/decks/{deck.pk}/versions/1/").json()["description"] == "secret tech v1"
 
 
 def test_the_owner_may_choose_to_publish_the_history(went_public, alice, bob):
     deck = went_public
-    r = api(alice).patch(f"/api/v1/decks/{deck.pk}/", {"publish_history": True}, format="json",
+    r = api_client(alice).patch(f"/api/v1/decks/{deck.pk}/", {"publish_history": True}, format="json",
                          HTTP_IF_MATCH=f'"deck-{deck.pk}-v3"')
     assert r.status_code == 200
-    assert [v["number"] for v in api(bob).get(f"/api/v1/decks/{deck.pk}/versions/").json()] == [3, 2, 1]
+    assert [v["number"] for v in api_client(bob).get(f"/api/v1/decks/{deck.pk}/versions/").json()] == [3, 2, 1]
     # a deck public from its creation shows every version, as before
     d = deck_create(owner=alice, game=g.WS, name="Open", zones=legal_deck(g.WS), visibility="public")
     d = deck_update(deck=d, user=alice, base_version=1, description="v2")
-    assert [v["number"] for v in api(bob).get(f"/api/v1/decks/{d.pk}/versions/").json()] == [2, 1]
+    assert [v["number"] for v in api_client(bob).get(f"/api/v1/decks/{d.pk}/versions/").json()] == [2, 1]
 
 
 def test_the_edit_form_offers_the_choice(went_public, alice):
     deck = deck_update(deck=went_public, user=alice, base_version=3, visibility="private")
-    r = page(alice).post(f"/decks/{deck.pk}/edit/", {
+    r = web_client(alice).post(f"/decks/{deck.pk}/edit/", {
         "name": deck.name, "visibility": "public", "description": "again", "text": "",
         "base_version": deck.version, "publish_history": "on"})
     assert r.status_code == 302, r.content.decode()[:500]
@@ -223,15 +187,15 @@ def test_legality_is_stored_when_saved_and_lists_do_not_validate(cards, alice, b
     real = rules.construction.validate_deck
     monkeypatch.setattr(rules.construction, "validate_deck", lambda *a, **k: calls.append(a) or real(*a, **k))
     with CaptureQueriesContext(connection) as queries:
-        r = page().get("/decks/")
+        r = web_client().get("/decks/")
     assert r.status_code == 200 and "many 19" in r.content.decode()
     assert not [q for q in queries.captured_queries if "catalog_card" in q["sql"]], "the list read the catalog"
     assert calls == [], "the list validated decks"
-    r = page().get("/decks/public/")
+    r = web_client().get("/decks/public/")
     assert r.status_code == 200 and calls == []
     # a deck saved before legality was stored is checked once, then kept
     Deck.objects.filter(pk=good.pk).update(legal=None)
-    page().get("/decks/")
+    web_client().get("/decks/")
     assert Deck.objects.get(pk=good.pk).legal is True
 
 
@@ -252,7 +216,7 @@ def test_the_migration_backfills_legality(cards, alice):
     ({"main": {f"X-{i:03d}": 99 for i in range(6)}}, "zones", "at most 500 cards"),
 ])
 def test_only_the_games_zones_and_sane_sizes(cards, alice, zones, field, words):
-    r = api(alice).post("/api/v1/decks/", {"game": "ws", "name": "x", "zones": zones}, format="json")
+    r = api_client(alice).post("/api/v1/decks/", {"game": "ws", "name": "x", "zones": zones}, format="json")
     assert r.status_code == 400, r.content
     err = r.json()["error"]
     assert field in err["fields"] and words in err["message"]
@@ -261,7 +225,7 @@ def test_only_the_games_zones_and_sane_sizes(cards, alice, zones, field, words):
 
 def test_decks_per_account_and_creations_per_hour_are_limited(cards, alice, settings):
     settings.DECKS_MAX_PER_USER = 3
-    c = api(alice)
+    c = api_client(alice)
     for i in range(3):
         assert c.post("/api/v1/decks/", {"game": "ws", "name": f"d{i}"}, format="json").status_code == 201
     r = c.post("/api/v1/decks/", {"game": "ws", "name": "one too many"}, format="json")
@@ -276,6 +240,6 @@ def test_decks_per_account_and_creations_per_hour_are_limited(cards, alice, sett
     assert r.status_code == 429 and r.json()["error"]["code"] == "throttled"
     assert 0 < int(r["Retry-After"]) <= 3600
     assert Deck.objects.count() == 4
-    r = page(alice).post("/decks/new/", {"game": "ws", "name": "by form", "visibility": "private", "text": ""})
+    r = web_client(alice).post("/decks/new/", {"game": "ws", "name": "by form", "visibility": "private", "text": ""})
     assert r.status_code == 429 and Deck.objects.count() == 4
     assert ShareLink.objects.count() == 0
