@@ -307,33 +307,41 @@ def compile_chaos_text(text: str | None, card_type: str = "character") -> tuple[
     use_conditions: list[Effect] = []
     for tag, chunk in _segments(text):
         if tag in ("use", "summon_condition", "levelup_condition"):
-            conds, bad = [], None
-            for sentence in _sentences(chunk):
-                try:
-                    compiled = _sentence(sentence)
-                except NotUnderstood as exc:
-                    bad = bad or exc.phrase
-                    continue
-                if compiled.condition is None:
-                    bad = bad or sentence
-                else:
-                    conds.append(compiled.condition)
-            if tag == "use":
-                if bad:
-                    abilities.append(Ability(kind="event", text=f"【Use】{chunk}", unrecognised=bad))
-                use_conditions.extend(conds)
-            else:
+            conds, bad = _chunk_conditions(chunk)
+            if tag != "use":
                 abilities.append(Ability(kind=tag, text=chunk, conditions=tuple(conds), unrecognised=bad))
+                continue
+            if bad:
+                abilities.append(Ability(kind="event", text=f"【Use】{chunk}", unrecognised=bad))
+            use_conditions.extend(conds)
             continue
         kind = {"always": "always", "ally": "ally", "partner": "partner", "main": "event", "battle": "event",
                 "": "set" if card_type == "set" else "event" if card_type == "event" else "always"}[tag]
         base_conditions: list[Effect] = []
-        if tag in ("main", "battle"):
+        if tag in ("main", "battle"):  # an event's timing, and the 【Use】 conditions read before it
             base_conditions.append(Effect("timing", {"timing": tag.upper()}))
             base_conditions.extend(use_conditions)
             use_conditions = []
         abilities.extend(_compile_chunk(kind, chunk, base_conditions))
     return tuple(abilities)
+
+
+def _chunk_conditions(chunk: str) -> tuple[list[Effect], str | None]:
+    """A 【Use】 / 【登場】 / 【LEVELUP】 chunk's sentences → its conditions and the first phrase that
+    is not one (None when all are)."""
+    conds: list[Effect] = []
+    bad: str | None = None
+    for sentence in _sentences(chunk):
+        try:
+            compiled = _sentence(sentence)
+        except NotUnderstood as exc:
+            bad = bad or exc.phrase
+            continue
+        if compiled.condition is None:
+            bad = bad or sentence
+        else:
+            conds.append(compiled.condition)
+    return conds, bad
 
 
 def _compile_chunk(kind: str, chunk: str, conditions: list[Effect]) -> list[Ability]:

@@ -536,23 +536,7 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
     assert p is not None
     params: dict[str, Any] = {}
     for r in relatives:
-        ra = Args.of(r.args)
-        rp = r.pred
-        assert rp is not None
-        agent_np = ra.np("が") or (ra.bare[-1].np if ra.bare else None)
-        agent = _target(agent_np) if agent_np is not None else {}
-        if rp.kind == "verb" and rp.lemma == "与える":
-            params["by"] = agent.get("ref") or agent.get("who") or "?"
-            if ra.np("に") is not None and _target(ra.np("に")).get("next"):  # type: ignore[arg-type]
-                params["next"] = True
-        elif rp.kind == "verb" and rp.lemma == "受ける":
-            params["to"] = agent.get("who", "you")
-            if set(agent) - {"who"}:
-                raise _fail(r, "trigger")
-        elif rp.kind == "suru" and rp.lemma == "トリガー":
-            params["triggered_by"] = "this"
-        else:
-            raise _fail(r, "trigger")
+        _damage_relative(r, params)
         for arg in r.args:
             if arg.case == "中" and arg.np is not None and duration(arg.np, "中") is None \
                     and not (arg.np.has("ref", "this_det") and arg.np.has("time", "turn")):
@@ -564,6 +548,27 @@ def _damage_trigger(c: Clause, subj: dict[str, Any], relatives: list[Clause]) ->
         params["cancelled"] = p.form == "pass_past"
         return Effect("damage_cancelled", params)
     raise _fail(c, "trigger")
+
+
+def _damage_relative(r: Clause, params: dict[str, Any]) -> None:
+    """…の与えた / …の受けた / …をトリガーした ダメージ: who deals it, who takes it, what triggered it."""
+    ra = Args.of(r.args)
+    rp = r.pred
+    assert rp is not None
+    agent_np = ra.np("が") or (ra.bare[-1].np if ra.bare else None)
+    agent = _target(agent_np) if agent_np is not None else {}
+    if rp.kind == "verb" and rp.lemma == "与える":
+        params["by"] = agent.get("ref") or agent.get("who") or "?"
+        if ra.np("に") is not None and _target(ra.np("に")).get("next"):  # type: ignore[arg-type]
+            params["next"] = True
+    elif rp.kind == "verb" and rp.lemma == "受ける":
+        params["to"] = agent.get("who", "you")
+        if set(agent) - {"who"}:
+            raise _fail(r, "trigger")
+    elif rp.kind == "suru" and rp.lemma == "トリガー":
+        params["triggered_by"] = "this"
+    else:
+        raise _fail(r, "trigger")
 
 
 def _trigger(c: Clause, relatives: list[Clause] | None = None, in_reminder: bool = False) -> Effect:

@@ -296,26 +296,32 @@ def is_time(np: NP) -> bool:
 def duration(np: NP, case: str | None) -> str | None:
     """そのターン中 → ``turn``; 次の相手のターンの終わりまで → ``until_end_of_opponents_next_turn``;
     そのバトル中 → ``battle``; None when the phrase is not a duration."""
-    times = np.values("time")
     words = [i.value for i in np.items if i.cls != "of"]
-    if words == ["that", "turn"] and case == "中":
-        return "turn"
-    if words == ["that", "battle"] and case == "中":
-        return "battle"
-    if words == ["this", "battle"] and case == "中" or words == ["this", "battling"] and case is None:
-        return "this_battle"  # このカードのバトル中
-    if case == "まで" and times[-1:] == ["end"] and "turn" in times:
-        who = np.values("player")
+    if case == "中" or case is None:
+        return next((d for w, cs, d in _DURING if words == w and case == cs), None)
+    if case != "まで":
+        return None
+    times = np.values("time")
+    if times[-1:] == ["end"] and "turn" in times:
         nxt = np.has("ref", "next")
+        who = np.values("player")
         if nxt and who == ["opponent"]:
             return "until_end_of_opponents_next_turn"
         if nxt and who == ["you"]:
             return "until_end_of_your_next_turn"
         if words == ["that", "turn", "end"] or words == ["turn", "end"]:
             return "turn"
-    if case == "まで" and words == ["that", "turn", "next", "turn", "end"]:
+    if words == ["that", "turn", "next", "turn", "end"]:
         return "until_end_of_next_turn"  # そのターンの次のターンの終わりまで
     return None
+
+
+# (the words, the case, the duration) of a …中 phrase (or one without a particle)
+_DURING: tuple[tuple[list[str], str | None, str], ...] = (
+    (["that", "turn"], "中", "turn"), (["that", "battle"], "中", "battle"),
+    (["this", "battle"], "中", "this_battle"),  # このカードのバトル中
+    (["this", "battling"], None, "this_battle"),
+)
 
 
 def turn_condition(np: NP, case: str | None) -> str | None:
