@@ -154,6 +154,9 @@ class Card(models.Model):
             models.Index(fields=["game", "set_code"], name="card_game_set_idx"),
             models.Index(fields=["game", "rarity"], name="card_game_rarity_idx"),
             models.Index(fields=["game", "modelled"], name="card_game_modelled_idx"),
+            # the card page's "same card elsewhere" (catalog.selectors.card_same_identity): same name, or
+            # same work and number; without it the OR read every card of the game (70 ms at 20,000)
+            models.Index(fields=["game", "work", "number"], name="card_game_work_number_idx"),
         ] + [_stat_index(stat) for stat in NUMERIC_STATS]
 
     def __str__(self) -> str:
