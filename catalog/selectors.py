@@ -85,6 +85,26 @@ def _has_facet_keys() -> bool:
     return _FACET_KEYS[name]
 
 
+_TEXT_PREFILTER: dict[str, bool] = {}
+
+
+def _has_text_prefilter() -> bool:
+    """Whether this database has the operator a /regex/ checks its words with first (PostgreSQL,
+    migration 0015, ``catalog.search.compiler.TEXT_CONTAINS_OPERATOR``): asked once per database and
+    process; without it a regex runs alone, as before."""
+    if connection.vendor != "postgresql":
+        return False
+    from .search.compiler import TEXT_CONTAINS_OPERATOR
+
+    name = str(connection.settings_dict.get("NAME"))
+    if name not in _TEXT_PREFILTER:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_operator WHERE oprname = %s AND oprleft = 'text'::regtype "
+                           "AND oprright = 'text'::regtype AND pg_operator_is_visible(oid)", [TEXT_CONTAINS_OPERATOR])
+            _TEXT_PREFILTER[name] = cursor.fetchone() is not None
+    return _TEXT_PREFILTER[name]
+
+
 def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     """Cards matching the query string ``q`` (see docs/search.md), ordered as the query says.
 
@@ -92,7 +112,8 @@ def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
     """
     if game is not None and game not in GAMES:
         raise QueryError("bad_value", f"unknown game '{game}'; expected one of {', '.join(GAMES)}", 0, q or "")
-    compiled = compile_query(q or "", game=game, vendor=connection.vendor, facet_keys=_has_facet_keys())
+    compiled = compile_query(q or "", game=game, vendor=connection.vendor, facet_keys=_has_facet_keys(),
+                             text_prefilter=_has_text_prefilter)
     if compiled.uses_regex:
         install_sqlite_regexp(connection)
     qs = Card.objects.filter(compiled.q)

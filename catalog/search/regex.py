@@ -103,6 +103,40 @@ def validate_regex(pattern: str, position: int, query: str) -> None:
         raise fail(f"at most {MAX_UNBOUNDED} unbounded quantifiers (*, +, {{n,}}) are allowed")
 
 
+MIN_REQUIRED_WORD = 3
+MAX_REQUIRED_WORDS = 2
+
+
+def required_words(pattern: str) -> list[str]:
+    """Runs of ASCII letters and digits that every text the (validated) pattern matches contains,
+    lower-cased — so ``catalog.textnorm.fold`` of that text (``Card.text_folded``) contains them too:
+    the cheap first check of a regex on PostgreSQL (``catalog.search.compiler``, migration 0015).
+
+    Only the pattern's top-level literal characters count (not those in groups, classes, repeats or
+    alternations). Folding keeps ASCII letters and digits as they are but for case (NFKC changes
+    none, separators dropped are not letters or digits), and a match of ``~*`` holds the letters
+    themselves in one case or the other; the one exception, a combining mark after the run's last
+    letter (NFKC composes ``w`` + U+0301 into ``ẃ``), is excluded by keeping a run's last character
+    only when the pattern's next character is an ASCII literal (``draw [23] card`` → ``draw``,
+    ``car``). At most ``MAX_REQUIRED_WORDS``, the longest, of ``MIN_REQUIRED_WORD`` characters or more."""
+    try:
+        items = list(sre_parse.parse(pattern))
+    except (re.error, OverflowError, RecursionError):  # pragma: no cover - validated before
+        return []
+    runs: list[str] = []
+    run: list[str] = []
+    for op, av in [*items, (None, None)]:
+        ascii_literal = op == sre_constants.LITERAL and av < 128
+        if ascii_literal and chr(av).isalnum():
+            run.append(chr(av).lower())
+            continue
+        if run:
+            runs.append("".join(run if ascii_literal else run[:-1]))
+            run = []
+    words = sorted((w for w in runs if len(w) >= MIN_REQUIRED_WORD), key=len, reverse=True)
+    return words[:MAX_REQUIRED_WORDS]
+
+
 def for_vendor(pattern: str, vendor: str) -> str:
     """Translate the validated subset to the database's dialect."""
     if vendor != "postgresql":
