@@ -4,8 +4,8 @@ Every card of every game has a picture. A printing's uploaded ``image`` (thumbna
 django-imagekit) wins over its ``image_url`` (the imported data's picture elsewhere); the printing
 with the card's own code wins over parallels. When there is no picture, or it does not load in the
 browser (static/pictures.js), the page shows the card's face drawn from its data: the game's
-``face`` from ``rules/<game>/display.py``, rendered by ``templates/catalog/_face.html`` in the
-game's frame (static/pictures.css).
+``face`` from ``rules/<game>/display.py``, drawn by ``catalog.templatetags.card_pictures.face_html``
+in the game's frame (static/pictures.css).
 """
 from __future__ import annotations
 

@@ -621,6 +621,12 @@ def card_printing_groups(*, card: Card) -> list[dict[str, Any]]:
     return [{"code": code, "parallel": code != card.code, "printings": rows} for code, rows in groups.items()]
 
 
+# Card columns no card picture or face reads (catalog.templatetags.card_pictures; a large picture
+# reads ``text``, the small ones do not): lists of small pictures leave them in the database.
+_NOT_ON_FACES = ("alt_names", "text", "flavor", "effects", "translations", "abilities", "effect_kinds",
+                 "name_folded", "text_folded", "code_folded")
+
+
 def card_same_identity(*, card: Card, limit: int = 40) -> list[Card]:
     """Other cards of the game that count as the same card for the copy limit (reprints in other sets,
     parallels with their own card row), with pictures attached (two queries)."""
@@ -630,12 +636,17 @@ def card_same_identity(*, card: Card, limit: int = 40) -> list[Card]:
 
     match = Q(name=card.name)
     if card.work and card.number:
-        match |= Q(work=card.work, number=card.number)
+        match |= Q(work=card.work, number=card.number)  # index card_game_work_number_idx
     spec = get_spec(card.game)
     key = spec.identity(card.to_record())
+    # The candidates are drawn as small pictures (the face: name, type, traits, stats); their text,
+    # translations, compiled abilities and search columns are not read, so not fetched, and the
+    # identity is read from the row (the identity functions read names, title/person, work, number
+    # and code, which a Card has as a CardRecord does) instead of building a record per candidate.
     candidates = (Card.objects.filter(game=card.game).filter(match).exclude(pk=card.pk)
-                  .prefetch_related(printings_for_pictures()).order_by("set_code", "code")[: limit * 2])
-    out = [c for c in candidates if spec.identity(c.to_record()) == key][:limit]
+                  .defer(*_NOT_ON_FACES).prefetch_related(printings_for_pictures())
+                  .order_by("set_code", "code")[: limit * 2])
+    out = [c for c in candidates if spec.identity(c) == key][:limit]
     attach_pictures(out)
     return out
 
@@ -783,4 +794,76 @@ def card_names_by_codes(*, game: str, codes: Iterable[str]) -> dict[str, dict[st
     if rest:
         for p in CardPrinting.objects.filter(game=game, code__in=rest).select_related("card").only("code", *(f"card__{f}" for f in fields)):
             out.setdefault(p.code, {f: getattr(p.card, f) for f in fields})
+    return out
+
+
+# -- several games at once (the public deck list: decks of every game on one page) -----------------
+def _by_game(wanted: Mapping[str, Iterable[str]]) -> tuple[Q | None, dict[str, set[str]]]:
+    """``(Q matching (game, code) for every game's codes, {game: codes})``; the Q is None when no code."""
+    sets = {game: {c for c in codes if c} for game, codes in wanted.items()}
+    sets = {game: codes for game, codes in sets.items() if codes}
+    match = None
+    for game, codes in sets.items():
+        part = Q(game=game, code__in=codes)
+        match = part if match is None else match | part
+    return match, sets
+
+
+def card_names_by_game_codes(*, wanted: Mapping[str, Iterable[str]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``card_names_by_codes`` for the codes of several games in one query (and one more for printing
+    codes): ``{game: {code: row}}``. The public deck list reads the cards of decks of every game at once
+    instead of once per game."""
+    match, sets = _by_game(wanted)
+    out: dict[str, dict[str, dict[str, Any]]] = {game: {} for game in sets}
+    if match is None:
+        return out
+    fields = ("code", "name", "game", "card_type", "level", "set_code", "work")
+    for row in Card.objects.filter(match).values(*fields).order_by():
+        out[row["game"]][row["code"]] = row
+    rest, _ = _by_game({game: codes - set(out[game]) for game, codes in sets.items()})
+    if rest is not None:
+        printings = (CardPrinting.objects.filter(rest).select_related("card")
+                     .only("game", "code", *(f"card__{f}" for f in fields)))
+        for p in printings:
+            out[p.game].setdefault(p.code, {f: getattr(p.card, f) for f in fields})
+    return out
+
+
+def cards_for_pictures(*, wanted: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Card]]:
+    """``{game: {code: Card}}`` for card codes of several games (one query), without the columns no
+    small picture reads (text, translations, abilities...): cards a list draws as small pictures."""
+    match, sets = _by_game(wanted)
+    out: dict[str, dict[str, Card]] = {game: {} for game in sets}
+    if match is not None:
+        for card in Card.objects.filter(match).defer(*_NOT_ON_FACES).order_by():
+            out[card.game][card.code] = card
+    return out
+
+
+def card_pictures_by_game_codes(*, wanted: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Picture]]:
+    """``card_pictures_by_codes`` for the codes of several games in one query: ``{game: {code: Picture}}``."""
+    from .pictures import best_picture
+
+    _, sets = _by_game(wanted)
+    out: dict[str, dict[str, Picture]] = {game: {} for game in sets}
+    match = None
+    for game, codes in sets.items():
+        part = Q(game=game) & (Q(code__in=codes) | Q(card__code__in=codes))
+        match = part if match is None else match | part
+    if match is None:
+        return out
+    rows = (CardPrinting.objects.filter(match).exclude(image="", image_url="").select_related("card")
+            .only(*_PICTURE_FIELDS, "card__code"))
+    by_card: dict[tuple[str, str], list[CardPrinting]] = {}
+    by_code: dict[tuple[str, str], list[CardPrinting]] = {}
+    for p in rows:
+        by_card.setdefault((p.game, p.card.code), []).append(p)
+        by_code.setdefault((p.game, p.code), []).append(p)
+    for game, codes in sets.items():
+        for code in codes:
+            picture = best_picture(code, by_card[game, code]) if (game, code) in by_card else None
+            if picture is None and (game, code) in by_code:
+                picture = best_picture(code, by_code[game, code])
+            if picture is not None:
+                out[game][code] = picture
     return out

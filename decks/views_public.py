@@ -13,15 +13,16 @@ from django.utils.translation import gettext as _
 from catalog.selectors import (
     card_all_codes,
     card_lookup,
-    card_names_by_codes,
-    card_pictures_by_codes,
+    card_names_by_game_codes,
+    card_pictures_by_game_codes,
     card_series,
     card_series_codes,
+    cards_for_pictures,
 )
 from rules import games as g
 from rules.registry import get_spec
 
-from .selectors import cards_resolve, deck_card_counts, format_list, public_deck_list
+from .selectors import deck_card_counts, format_list, public_deck_list
 from .services import deck_legality_store
 
 PUBLIC_PAGE_SIZE = 25
@@ -47,13 +48,14 @@ def _series_codes(game: str, series: str) -> list[str]:
 def _describe(decks: list[Any]) -> None:
     """Per listed deck: ``legal`` / ``problems`` (stored at save), ``cards`` (main deck count),
     ``series`` (the series most of its cards come from) and ``cover`` (its most played card, highest
-    level first, as ``(record, picture)``): one light catalog read of the listed decks' cards per
-    game, then the cover cards' records and pictures."""
+    level first, as ``(card, picture)``): one light catalog read of the listed decks' cards, then
+    the cover cards and their pictures: three catalog queries for decks of any number of games (one
+    read per game made 15 queries for a page of five games)."""
     counts = deck_card_counts(decks=decks)
     by_game: dict[str, set[str]] = {}
     for d in decks:
         by_game.setdefault(d.game, set()).update(counts.get(d.pk, {}))
-    rows = {game: card_names_by_codes(game=game, codes=codes) for game, codes in by_game.items()}
+    rows = card_names_by_game_codes(wanted=by_game)
     covers: dict[str, set[str]] = {}
     for d in decks:
         cards = rows.get(d.game, {})
@@ -74,8 +76,8 @@ def _describe(decks: list[Any]) -> None:
         d.cover_code = best[0] if best else ""
         if d.cover_code:
             covers.setdefault(d.game, set()).add(d.cover_code)
-    records = {game: cards_resolve(game=game, codes=codes) for game, codes in covers.items()}
-    pictures = {game: card_pictures_by_codes(game=game, codes=codes) for game, codes in covers.items()}
+    records = cards_for_pictures(wanted=covers)
+    pictures = card_pictures_by_game_codes(wanted=covers)
     for d in decks:
         rec = records.get(d.game, {}).get(d.cover_code)
         d.cover = (rec, pictures.get(d.game, {}).get(d.cover_code)) if rec is not None else None
