@@ -1,6 +1,7 @@
 """Chaos TCG's pilots."""
 from __future__ import annotations
 
+from rules.cards import CardRecord
 from rules.engine.core import ScriptedPilot
 
 from .characters import STAND, identity
@@ -54,34 +55,58 @@ class GreedyPilot(ScriptedPilot):
         return ("discard", min(state.hand, key=state.card_value).code)
 
     def d_main(self, state: ChaosState) -> tuple:
+        # In priority order: an early MAIN event, a level up (from the hand, then an EXTRA's), an
+        # EXTRA stronger than the character it goes on, the best summon, an ATK-raising Set on the
+        # partner, the end. Each rule takes the first card in hand order; the hand is read in as
+        # few passes as the priorities allow (the choice is the same).
         used = state.used
         field = state.field
         p = field[PARTNER_SLOT]
+        pcard = p.card
         hand = state.hand
-        if state.early_events:
-            event = self._main_event(state)
-            if event is not None:
-                return event
+        early = state.early_events
+        same = ()  # the partner's title+name: the codes that level it up
         if "levelup" not in used:
-            ids = state.idents
-            pid = ids.get(p.card.code) or identity(p.card)
+            same = state.same_identity(state.idents.get(pcard.code) or identity(pcard))
+        if early or same:
+            level = None
             for c in hand:
-                if ids.get(c.code) == pid and c.card_type == "character" and state.can_level_up(c):
-                    return ("levelup", c.code)
-            if state.extra:
-                ups = state.extra_levelups()
-                if ups:
-                    return ("levelup_extra", *ups[0])
+                code = c.code
+                if code in early:
+                    event = self._early_event(state, c)
+                    if event is not None:
+                        return event
+                elif level is None and code in same and c.card_type == "character" and state.can_level_up(c):
+                    level = code  # (a card of another deck has no identity in state.idents: never)
+            if level is not None:
+                return ("levelup", level)
+        if "levelup" not in used and state.extra:
+            ups = state.extra_levelups()
+            if ups:
+                return ("levelup_extra", *ups[0])
         summon = "summon" not in used
-        if not summon and ("extra" in used or not state.extra):
+        extra = state.extra if "extra" not in used else None
+        if not summon and not extra:
             return self._set_or_end(state, hand)
-        names = state.names_on_field()
-        if "extra" not in used and state.extra:
-            seen = set()
-            for ex in state.extra:
-                if ex.code in seen:
+        names: dict[str, int] = {}  # state.names_on_field()
+        for i, c in enumerate(field):
+            if c is not None:
+                card = c.card
+                names[card.person] = i
+                if card.extra_persons:
+                    for person in card.extra_persons:
+                        names[person] = i
+        if extra:
+            seen: list[str] = []
+            prev = None
+            for ex in extra:  # each code once
+                if ex is prev:
                     continue
-                seen.add(ex.code)
+                prev = ex
+                code = ex.code
+                if code in seen:
+                    continue
+                seen.append(code)
                 atk = ex.atk or 0
                 # only when it would be stronger than a character of one of its persons
                 for person in ex.extra_persons:
@@ -92,31 +117,37 @@ class GreedyPilot(ScriptedPilot):
                     continue
                 base = state.first_stronger_extra(ex, names)
                 if base >= 0:
-                    return ("extra", ex.code, base)
-        if summon:
-            conditional = state.summon_conditional
-            best = None
-            best_gain = 0.0
-            pperson = p.card.person
-            free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
-            for c in hand:
-                if c.card_type != "character" or c.person == pperson or (
-                        conditional and c.code in conditional and not state.can_summon(c)):
-                    continue
-                slot = names.get(c.person)
-                if slot is None:
+                    return ("extra", code, base)
+        if not summon:
+            return self._set_or_end(state, hand)
+        conditional = state.summon_conditional
+        best = None
+        best_gain = 0.0
+        pperson = pcard.person
+        free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
+        set_card = None  # the first Set card in hand (the last choice)
+        for c in hand:
+            ctype = c.card_type
+            if ctype != "character":
+                if set_card is None and ctype == "set":
+                    set_card = c
+                continue
+            if c.person == pperson or (conditional and c.code in conditional and not state.can_summon(c)):
+                continue
+            slot = names.get(c.person)
+            if slot is None:
+                if free < 0:
+                    free = next((s for s in ALLY_SLOTS if field[s] is None), -1)
                     if free < 0:
-                        free = next((s for s in ALLY_SLOTS if field[s] is None), -1)
-                        if free < 0:
-                            free = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
-                    slot = free
-                occ = field[slot]
-                gain = (c.atk or 0) - (occ.atk if occ is not None else -1) + 0.01 * (c.defense or 0)
-                if gain > best_gain:
-                    best, best_gain = ("summon", c.code, slot), gain
-            if best is not None:
-                return best
-        return self._set_or_end(state, hand)
+                        free = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
+                slot = free
+            occ = field[slot]
+            gain = (c.atk or 0) - (occ.atk if occ is not None else -1) + 0.01 * (c.defense or 0)
+            if gain > best_gain:
+                best, best_gain = ("summon", c.code, slot), gain
+        if best is not None:
+            return best
+        return self._set_or_end(state, hand) if set_card is not None else ("end",)
 
     @staticmethod
     def _set_or_end(state: ChaosState, hand: list) -> tuple:
@@ -130,21 +161,28 @@ class GreedyPilot(ScriptedPilot):
         return ("end",)
 
     def _main_event(self, state: ChaosState) -> tuple | None:
-        """A ``MAIN`` event worth playing: cards drawn or fetched, the deck keeping a margin (the
-        deck's ``early_events``: useful ``MAIN`` events that raise no ATK)."""
+        """A ``MAIN`` event worth playing (the first in hand order)."""
         early = state.early_events
         for c in state.hand:
-            if c.code not in early:
-                continue
-            plan = state.plans[c.code]
-            if plan.takes and len(state.deck) < plan.takes + 6:
-                continue
-            if plan.fetch and not any(w.card_type == "character" for w in state.waiting):
-                continue
-            if not state.can_use(c, "MAIN"):
-                continue
-            return ("event", c.code, state.event_targets(c)[0])
+            if c.code in early:
+                event = self._early_event(state, c)
+                if event is not None:
+                    return event
         return None
+
+    @staticmethod
+    def _early_event(state: ChaosState, c: CardRecord) -> tuple | None:
+        """Play ``c``, one of the deck's ``early_events`` (useful ``MAIN`` events that raise no ATK:
+        cards drawn or fetched), now? Not when the deck would keep fewer than 6 cards, nor a fetch
+        without a character in the waiting room."""
+        plan = state.plans[c.code]
+        if plan.takes and len(state.deck) < plan.takes + 6:
+            return None
+        if plan.fetch and not any(w.card_type == "character" for w in state.waiting):
+            return None
+        if not state.can_use(c, "MAIN"):
+            return None
+        return ("event", c.code, state.event_targets(c)[0])
 
     def d_attack(self, state: ChaosState) -> tuple:
         # the strongest ally that can attack (ties: the lowest slot), else the partner
@@ -159,9 +197,13 @@ class GreedyPilot(ScriptedPilot):
                 slot, best = s, c.atk
         pumps = state.pump_events
         if pumps:
+            free = state.free_pumps
             for c in state.hand:  # ATK until end of turn on the next attacker
-                if c.code in pumps and state.can_use(c, "BATTLE") and slot in state.event_targets(c):
-                    return ("event", c.code, slot)
+                code = c.code
+                if code in pumps and (
+                        ((a := field[slot]) is not None and not a.face_down) if code in free
+                        else (state.can_use(c, "BATTLE") and slot in state.event_targets(c))):
+                    return ("event", code, slot)
         if best is not None:
             return ("attack", slot)
         # the partner's attack draw is optional: take it, declined on an empty deck

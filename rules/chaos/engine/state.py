@@ -52,23 +52,34 @@ OPENING_HAND = 5
 HAND_LIMIT = 7
 
 
-def _deck_plans(deck: Deck) -> tuple[Any, ...]:
-    """Per deck: each card's plan, each character's title+name, the ``MAIN`` events the greedy
-    pilot plays early (cards drawn or fetched), whether any card has a start-of-battle trigger,
-    the characters with a 【登場】 condition, those that cannot attack, the ATK-raising ``BATTLE``
-    events, whether the main deck has a character."""
-    cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
-    plans = {c.code: plan_of(c) for c in cards}
-    early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
-    return (plans, {c.code: identity(c) for c in cards if c.card_type in ("character", "extra")}, early,
-            any("battle_phase_start" in p.on for p in plans.values()),
-            frozenset(code for code, p in plans.items() if p.summon_if),
-            frozenset(code for code, p in plans.items() if p.cannot_attack),
-            frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE"),
-            any(c.card_type == "character" for c in deck.main))
+class DeckData:
+    """What the engine and the greedy pilot read of one deck, computed once per deck (``DeckCache``):
+    each card's plan and each character's title+name by code; the ``MAIN`` events the greedy pilot
+    plays early (cards drawn or fetched); whether any card has a start-of-battle trigger; the
+    characters with a 【登場】 condition and those that cannot attack; the ATK-raising ``BATTLE``
+    events (``pumps``) and those of them playable on any attacker (no 【Use】 condition, never
+    refused: ``free_pumps``); whether the main deck has a character; the character codes of each
+    title+name met so far (``same_identity``)."""
+
+    __slots__ = ("battle_start", "early", "free_pumps", "has_character", "idents", "no_attack", "plans", "pumps",
+                 "same_identity", "summon_conditional")
+
+    def __init__(self, deck: Deck) -> None:
+        cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
+        plans = self.plans = {c.code: plan_of(c) for c in cards}
+        self.idents = {c.code: identity(c) for c in cards if c.card_type in ("character", "extra")}
+        self.early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
+        self.battle_start = any("battle_phase_start" in p.on for p in plans.values())
+        self.summon_conditional = frozenset(code for code, p in plans.items() if p.summon_if)
+        self.no_attack = frozenset(code for code, p in plans.items() if p.cannot_attack)
+        self.pumps = frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE")
+        self.free_pumps = frozenset(code for code in self.pumps if plans[code].never is None
+                                    and not plans[code].use and plans[code].own_target)
+        self.has_character = any(c.card_type == "character" for c in deck.main)
+        self.same_identity: dict[str, frozenset[str]] = {}
 
 
-_PLANS = DeckCache(_deck_plans)
+_PLANS = DeckCache(DeckData)
 
 
 def _index(zone: list[CardRecord], code: str) -> int:
@@ -101,9 +112,12 @@ class ChaosState(GoldfishState):
         if size < 1 or not 0 <= copies <= size - 1:
             raise ValueError(f"dummy_deck_size must be at least 1 and dummy_partner_copies between 0 and "
                              f"dummy_deck_size - 1 (got {size} and {copies})")
-        (self.plans, self.idents, self.early_events, self.battle_start, self.summon_conditional,
-         self.no_attack, self.pump_events, has_character) = _PLANS.get(deck)
-        if not has_character:
+        data = self.data = _PLANS.get(deck)
+        self.plans, self.idents, self.early_events = data.plans, data.idents, data.early
+        self.battle_start, self.summon_conditional, self.no_attack = data.battle_start, data.summon_conditional, \
+            data.no_attack
+        self.pump_events, self.free_pumps = data.pumps, data.free_pumps
+        if not data.has_character:
             raise ValueError("a chaos deck needs a character in its main deck to choose a partner from")
         self.extra: list[CardRecord] = list(deck.zones.get("extra", ()))
         self.partner_hint = deck.partner.code if deck.partner is not None else ""
@@ -251,7 +265,7 @@ class ChaosState(GoldfishState):
         if not (turn == 1 and self.went_first):
             for slot in range(5) if self.battle_start else ():
                 c = field[slot]
-                if c is not None and not c.face_down and self.plan(c.card).on:
+                if c is not None and not c.face_down and "battle_phase_start" in self.plan(c.card).on:
                     self._trigger(c, "battle_phase_start", slot)
             no = self.no_attack
             while True:  # while a character can attack (``_attackers()`` not empty)
@@ -305,6 +319,14 @@ class ChaosState(GoldfishState):
                     if self.ident(c) != pid:
                         continue
                 fp[c.code] = turn
+
+    def same_identity(self, ident: str) -> frozenset[str]:
+        """The codes of the deck's cards whose title+name is ``ident``."""
+        table = self.data.same_identity
+        codes = table.get(ident)
+        if codes is None:
+            codes = table[ident] = frozenset(code for code, i in self.idents.items() if i == ident)
+        return codes
 
     def ident(self, card: CardRecord) -> str:
         """``identity(card)`` (title+name), read from the per-deck table when the card is the deck's."""
