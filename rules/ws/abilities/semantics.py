@@ -1035,49 +1035,64 @@ def _body(clauses: list[tuple[Clause, Sentence]], ctx: Ctx,
             continue
         if s is not current:
             current = s
-            ctx.prev_actor, ctx.actor = ctx.actor, "you"  # each sentence names its actor again
-            ctx.last_cond = ctx.cond
-            if not ctx.sticky_cond:
-                ctx.cond = None
-            ctx.sticky_cond = False
-            ctx.per = None
-            ctx.duration = None
-            ctx.modifiers = {}
+            _new_sentence(ctx)
         if c.pred is None:
             _conjunction(c, ctx)
-            continue
-        if _is_limit(c):
-            ctx.conditions.append(Effect("times_per_turn", {"times": _limit_times(c)}))
-            continue
-        if _is_x_definition(c):
-            _define_x(c, ctx)
-            continue
-        if c.pred.ending in ("なら", "ならば") and _next_is_play_ban(c, s):
-            # このカードは、…なら、手札からプレイできない: a condition on playing the card, not on its effect
-            c = Clause(tuple(x for x in c.args if x.case != "は"), c.pred, c.conj, c.start, c.end)
-            cond = _condition(_strip_leading(c, ctx))
-            ctx.conditions.append(Effect("play_requirement", {"cannot_if": cond.to_dict()}))
-            skip.add(id(s.clauses[[x.start for x in s.clauses].index(c.start) + 1]))
-            continue
-        if c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count") or _is_condition_chain(c, s):
-            cond = _condition(_strip_leading(c, ctx))
-            if ctx.started:
-                ctx.cond = cond.to_dict()
-            else:
-                ctx.conditions.append(cond)
-            continue
-        if _is_pay_cost(c):
-            continue
-        rel = _comparative_relative(c, s)
-        if rel is not None:
-            ctx.rel = rel  # 相手の、レベルが相手のレベルより高いキャラを…: a filter on the next clause's noun
-            continue
-        if ctx.rel is not None:
-            c = _with_filter(c, *ctx.rel)
-            ctx.rel = None
-        _effect_clause(c, ctx, compile_nested, pending_grants)
+        elif not _body_condition(c, s, ctx, skip):
+            _body_effect(c, s, ctx, compile_nested, pending_grants)
     if pending_grants:
         raise Unrecognised(pending_grants[0].start, pending_grants[0].end, "granted ability")
+
+
+def _new_sentence(ctx: Ctx) -> None:
+    """Each sentence names its actor again; the duration, for-each and modifiers end with the
+    sentence, the condition too unless it is sticky (そうでないなら)."""
+    ctx.prev_actor, ctx.actor = ctx.actor, "you"
+    ctx.last_cond = ctx.cond
+    if not ctx.sticky_cond:
+        ctx.cond = None
+    ctx.sticky_cond = False
+    ctx.per = None
+    ctx.duration = None
+    ctx.modifiers = {}
+
+
+def _body_condition(c: Clause, s: Sentence, ctx: Ctx, skip: set[int]) -> bool:
+    """A clause that limits or conditions the ability (or defines X): read it; False when the
+    clause is an effect."""
+    assert c.pred is not None
+    if _is_limit(c):
+        ctx.conditions.append(Effect("times_per_turn", {"times": _limit_times(c)}))
+    elif _is_x_definition(c):
+        _define_x(c, ctx)
+    elif c.pred.ending in ("なら", "ならば") and _next_is_play_ban(c, s):
+        # このカードは、…なら、手札からプレイできない: a condition on playing the card, not on its effect
+        c = Clause(tuple(x for x in c.args if x.case != "は"), c.pred, c.conj, c.start, c.end)
+        cond = _condition(_strip_leading(c, ctx))
+        ctx.conditions.append(Effect("play_requirement", {"cannot_if": cond.to_dict()}))
+        skip.add(id(s.clauses[[x.start for x in s.clauses].index(c.start) + 1]))
+    elif c.pred.ending in ("なら", "ならば") or c.pred.kind in ("copula", "count") or _is_condition_chain(c, s):
+        cond = _condition(_strip_leading(c, ctx))
+        if ctx.started:
+            ctx.cond = cond.to_dict()
+        else:
+            ctx.conditions.append(cond)
+    else:
+        return _is_pay_cost(c)
+    return True
+
+
+def _body_effect(c: Clause, s: Sentence, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+                 pending_grants: list[Piece]) -> None:
+    """An effect clause, or a comparative relative clause that filters the next clause's noun."""
+    rel = _comparative_relative(c, s)
+    if rel is not None:
+        ctx.rel = rel  # 相手の、レベルが相手のレベルより高いキャラを…: a filter on the next clause's noun
+        return
+    if ctx.rel is not None:
+        c = _with_filter(c, *ctx.rel)
+        ctx.rel = None
+    _effect_clause(c, ctx, compile_nested, pending_grants)
 
 
 _COMPARATIVES = {"高い": ">", "低い": "<", "多い": ">", "少ない": "<"}
@@ -1607,35 +1622,50 @@ def _h_put(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
         t = _target(arg.np) if arg.np is not None else {}
         if t.get("nouns") == ["as_marker"]:
             dest["as_marker"] = True
-        elif t.get("state") in ("face_down", "face_up") and set(t) == {"state"}:
+        elif _is_face(t):
             dest["face"] = t["state"]
         else:
             raise _fail(arg, "put")
     a.bare_ok = True
     for arg in list(a.extra):  # このカードの下にマーカーとして裏向きに置く
         t = _target(arg.np) if arg.np is not None else {}
-        if arg.case == "に" and t.get("state") in ("face_down", "face_up") and set(t) == {"state"}:
+        if arg.case == "に" and _is_face(t):
             dest["face"] = t["state"]
             a.extra.remove(arg)
-    order = a.np("で")
-    if order is not None:  # 好きな順番で / 元の順番で
-        ot = _target(order)
-        if ot.get("position") == "any_order" or ot.get("nouns") == ["original_order"]:
-            dest["order"] = "any" if ot.get("position") == "any_order" else "original"
-        elif ot.get("state") in ("face_down", "face_up") and set(ot) == {"state"}:
-            dest["face"] = ot["state"]
-        else:
-            raise _fail(c, "put")
-    as_ = a.np("として")
-    if as_ is not None:  # 防御キャラとして置く / マーカーとして置く
-        at = _target(as_)
-        if at.get("nouns") == ["defender"]:
-            dest["as"] = "defender"
-        elif at == {"kind": "marker"}:
-            dest["as_marker"] = True
-        else:
-            raise _fail(c, "put")
+    _put_order(c, a.np("で"), dest)
+    _put_as(c, a.np("として"), dest)
     _move(c, a, ctx, dest, _optional(c.pred))  # type: ignore[arg-type]
+
+
+def _is_face(t: dict[str, Any]) -> bool:
+    """裏向きに / 表向きに: only a face-down / face-up state."""
+    return t.get("state") in ("face_down", "face_up") and set(t) == {"state"}
+
+
+def _put_order(c: Clause, order: NP | None, dest: dict[str, Any]) -> None:
+    """好きな順番で / 元の順番で / 裏向きで."""
+    if order is None:
+        return
+    ot = _target(order)
+    if ot.get("position") == "any_order" or ot.get("nouns") == ["original_order"]:
+        dest["order"] = "any" if ot.get("position") == "any_order" else "original"
+    elif _is_face(ot):
+        dest["face"] = ot["state"]
+    else:
+        raise _fail(c, "put")
+
+
+def _put_as(c: Clause, as_: NP | None, dest: dict[str, Any]) -> None:
+    """防御キャラとして置く / マーカーとして置く."""
+    if as_ is None:
+        return
+    at = _target(as_)
+    if at.get("nouns") == ["defender"]:
+        dest["as"] = "defender"
+    elif at == {"kind": "marker"}:
+        dest["as_marker"] = True
+    else:
+        raise _fail(c, "put")
 
 
 def _h_return(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
@@ -2005,25 +2035,10 @@ def _h_perform(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str]
         raise _fail(c, "perform")
     t = _target(obj)
     if t.get("nouns") in (["next_action"],) and grants:
-        texts = [grants.pop(0).text]
-        for text in texts:
-            for ab in compile_nested(text, "event"):
-                if ab.unrecognised is not None:
-                    raise Unrecognised(c.start, c.end, f"action: {ab.unrecognised}")
-                for e in ab.effects:
-                    ctx.emit(e.kind, dict(e.params))
+        _perform_next(c, ctx, compile_nested, grants.pop(0).text)
         return
     if t.get("nouns") == ["chosen_mode"] and len(grants) >= 2:
-        # 以下の効果のうちあなたが選んだ1つを行う。『A』『B』: each option compiled as an event's text
-        options: list[list[dict[str, Any]]] = []
-        while grants:
-            option: list[dict[str, Any]] = []
-            for ab in compile_nested(grants.pop(0).text, "event"):
-                if ab.unrecognised is not None:
-                    raise Unrecognised(c.start, c.end, "option", phrase=ab.unrecognised)
-                option.extend(e.to_dict() for e in ab.effects)
-            options.append(option)
-        ctx.emit("modal", {"choose": 1, "options": options}, _optional(c.pred))  # type: ignore[arg-type]
+        _perform_modal(c, ctx, compile_nested, grants)
         return
     if t.get("nouns") == ["effect"] and (t.get("ref") == "that"):
         return  # その効果を行う (after a choice of modes)
@@ -2033,6 +2048,29 @@ def _h_perform(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str]
         ctx.emit("trigger_effect", {"icon": icons[0][5:] if icons else "?"})
         return
     raise _fail(c, "perform")
+
+
+def _perform_next(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]], text: str) -> None:
+    """次の行動を行う。『…』: the action's effects compiled as an event's text."""
+    for ab in compile_nested(text, "event"):
+        if ab.unrecognised is not None:
+            raise Unrecognised(c.start, c.end, f"action: {ab.unrecognised}")
+        for e in ab.effects:
+            ctx.emit(e.kind, dict(e.params))
+
+
+def _perform_modal(c: Clause, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
+                   grants: list[Piece]) -> None:
+    """以下の効果のうちあなたが選んだ1つを行う。『A』『B』: each option compiled as an event's text."""
+    options: list[list[dict[str, Any]]] = []
+    while grants:
+        option: list[dict[str, Any]] = []
+        for ab in compile_nested(grants.pop(0).text, "event"):
+            if ab.unrecognised is not None:
+                raise Unrecognised(c.start, c.end, "option", phrase=ab.unrecognised)
+            option.extend(e.to_dict() for e in ab.effects)
+        options.append(option)
+    ctx.emit("modal", {"choose": 1, "options": options}, _optional(c.pred))  # type: ignore[arg-type]
 
 
 def _h_put_in(c: Clause, a: Args, ctx: Ctx, *_: Any) -> None:
