@@ -4,8 +4,10 @@ shows goes through here. Words follow locale/glossary/.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 from rules.display import Labels
 
@@ -46,14 +48,42 @@ TRIGGER_ICON_LABELS: dict[str, Promise] = {
 }
 
 
+def per_language(translate: Callable[[str], str]) -> Callable[[str], str]:
+    """``translate`` (a fixed word or code to the reader's words) remembered per language. The pages
+    look up the same few hundred words again and again (a deck page ~470 times: each card's stat line
+    and face, the groups, the charts); Django's ``gettext`` costs ~10 µs a call (thread-local reads and
+    a chain of catalogs), a dictionary lookup well under one. Only plain ``str`` values are remembered
+    (never a lazy or safe string), at most ``LIMIT`` per function."""
+    memo: dict[tuple[str | None, str], str] = {}
+
+    def lookup(value: str) -> str:
+        if type(value) is not str:
+            return translate(value)
+        key = (get_language(), value)
+        found = memo.get(key)
+        if found is None:
+            found = translate(value)
+            if len(memo) < per_language.LIMIT:
+                memo[key] = found
+        return found
+
+    return lookup
+
+
+per_language.LIMIT = 5000  # type: ignore[attr-defined]
+
+
+@per_language
 def type_label(value: str) -> str:
     return str(TYPE_LABELS.get(value, value.replace("_", " ")))
 
 
+@per_language
 def color_label(value: str) -> str:
     return str(COLOR_LABELS.get(value) or ATTRIBUTE_LABELS.get(value) or value)
 
 
+@per_language
 def trigger_label(value: str) -> str:
     return str(TRIGGER_LABELS.get(value, value))
 
@@ -79,7 +109,7 @@ def cost_symbol_label(value: str) -> str:
 
 
 # How the stat lines of rules/<game>/display.py reach the reader: translated words and labels.
-STAT_LABELS = Labels(text=gettext, color=color_label, trigger=trigger_label)
+STAT_LABELS = Labels(text=per_language(gettext), color=color_label, trigger=trigger_label)
 
 # How a goldfish engine treats one printed ability (rules.abilities.COVERAGE_STATUSES): the card page
 # and the goldfish report.

@@ -662,8 +662,13 @@ def card_lookup(*, game: str, text: str) -> Card | None:
 
 
 def card_all_codes(*, card: Card) -> list[str]:
-    """The codes a deck may list the card under: its own and its printings' (parallels)."""
-    return sorted({card.code, *CardPrinting.objects.filter(card=card).values_list("code", flat=True)})
+    """The codes a deck may list the card under: its own and its printings' (parallels); the card
+    page's card (``card_get``) has its printings already, and no query is made for them again."""
+    if "printings" in getattr(card, "_prefetched_objects_cache", {}):
+        printed = [p.code for p in card.printings.all()]
+    else:
+        printed = list(CardPrinting.objects.filter(card=card).values_list("code", flat=True))
+    return sorted({card.code, *printed})
 
 
 @dataclass

@@ -282,3 +282,39 @@ def test_deck_page_queries_do_not_grow_with_cards(client, owner, pool):
             assert client.get(reverse("deck-detail", args=[deck.pk])).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_card_page_reads_the_printings_once(pool):
+    """"Decks using this card" needs the card's codes (its own and its printings'): the card page's
+    card has its printings already (``card_get``), which it read a second time."""
+    from catalog.selectors import card_all_codes, card_get
+
+    card = Card.objects.get(game="pc", code="PCT-001")
+    CardPrinting.objects.create(card=card, game="pc", code="PCT-001P", rarity="P")
+    fetched = card_get(game="pc", code="PCT-001")
+    with CaptureQueriesContext(connection) as captured:
+        codes = card_all_codes(card=fetched)
+    assert codes == ["PCT-001", "PCT-001P"] and len(captured) == 0
+    assert card_all_codes(card=Card.objects.get(pk=card.pk)) == codes  # not prefetched: read
+
+
+def test_labels_are_translated_once_per_language():
+    """A deck page looked up ~470 words through ``gettext`` (~10 µs each); the labels now remember
+    each word per language, and still follow the reader's language."""
+    from django.utils.translation import pgettext
+
+    from catalog.labels import STAT_LABELS, per_language, type_label
+
+    calls: list[str] = []
+    upper = per_language(lambda word: calls.append(word) or word.upper())
+    for language in ("en", "ja", "en"):
+        with translation.override(language):
+            assert [upper("level"), upper("level"), upper("cost")] == ["LEVEL", "LEVEL", "COST"]
+    assert calls == ["level", "cost", "level", "cost"]  # once per word and language
+    for language in ("ja", "zh-hans", "en", "ja"):
+        with translation.override(language):
+            assert type_label("character") == pgettext("card type", "character")
+            assert STAT_LABELS.text("Level") == translation.gettext("Level")
+            assert STAT_LABELS.color("red") == pgettext("color", "red")
+    with translation.override("ja"):
+        assert type_label("character") != "character" and STAT_LABELS.text("Level") != "Level"
