@@ -982,10 +982,7 @@ def _compile_body(seg: t.Segment, ctx: Context) -> tuple[list[Effect], list[Effe
     trigger: dict[str, Any] | None = None
     once = False
     for i, sentence in enumerate(t.split_sentences(main_line)):
-        try:
-            piece = compile_reading(read_sentence(sentence), ctx, first=i == 0)
-        except NotUnderstood as exc:
-            raise NotUnderstood(sentence, exc.why) from None
+        piece = _read_piece(sentence, ctx, first=i == 0)
         if piece.trigger is not None:
             trigger = piece.trigger
             ctx.trigger = Effect(trigger["kind"], {k: v for k, v in trigger.items() if k != "kind"})
@@ -993,27 +990,41 @@ def _compile_body(seg: t.Segment, ctx: Context) -> tuple[list[Effect], list[Effe
         effects.extend(piece.effects)
         once = once or piece.once_per_turn
     if options:
-        option_effects = []
-        for option in options:
-            opt_effects: list[Effect] = []
-            for sentence in t.split_sentences(option):
-                try:
-                    piece = compile_reading(read_sentence(sentence), Context(ctx.kind))
-                except NotUnderstood as exc:
-                    raise NotUnderstood(sentence, exc.why) from None
-                opt_effects.extend(piece.effects)
-                conditions.extend(piece.conditions)
-            option_effects.append([e.to_dict() for e in opt_effects])
-        for idx in range(len(effects) - 1, -1, -1):
-            if effects[idx].kind == "choose" and not effects[idx].params.get("options"):
-                effects[idx] = Effect("choose", {**effects[idx].params, "options": option_effects})
-                break
-        else:
-            raise NotUnderstood(options[0], "options without 以下から")
+        _attach_options(effects, _option_effects(options, ctx, conditions), options)
     for eff in effects:
         if eff.kind == "choose" and not eff.params.get("options"):
             raise NotUnderstood(next(s for s in t.split_sentences(main_line) if "以下から" in s), "no options listed")
     return conditions, effects, trigger, once
+
+
+def _read_piece(sentence: str, ctx: Context, first: bool = False) -> Piece:
+    """One sentence compiled; NotUnderstood names the sentence."""
+    try:
+        return compile_reading(read_sentence(sentence), ctx, first=first)
+    except NotUnderstood as exc:
+        raise NotUnderstood(sentence, exc.why) from None
+
+
+def _option_effects(options: list[str], ctx: Context, conditions: list[Effect]) -> list[list[dict[str, Any]]]:
+    """Each ・option line's effects (its conditions join the ability's)."""
+    out = []
+    for option in options:
+        opt_effects: list[Effect] = []
+        for sentence in t.split_sentences(option):
+            piece = _read_piece(sentence, Context(ctx.kind))
+            opt_effects.extend(piece.effects)
+            conditions.extend(piece.conditions)
+        out.append([e.to_dict() for e in opt_effects])
+    return out
+
+
+def _attach_options(effects: list[Effect], option_effects: list[list[dict[str, Any]]], options: list[str]) -> None:
+    """以下から1つを選び処理する: the options belong to the last ``choose`` without options."""
+    for idx in range(len(effects) - 1, -1, -1):
+        if effects[idx].kind == "choose" and not effects[idx].params.get("options"):
+            effects[idx] = Effect("choose", {**effects[idx].params, "options": option_effects})
+            return
+    raise NotUnderstood(options[0], "options without 以下から")
 
 
 _KEYWORD_TRIGGERS = {"engage": "engage", "bonus": "bonus", "penalty": "penalty", "recovery": "recovery",
@@ -1086,16 +1097,8 @@ def _token_definition(body: str) -> Effect:
     """``「偽臣」AP:0/DP:0/SP:0/DMG:0/EX:0/属性:[無]/使用代償:[0]/[ペナルティ:[…]]/※…`` → ``token``."""
     name, _, rest = body.partition("」")
     params: dict[str, Any] = {"name": name.strip("「 ")}
-    depth, start, fields = 0, 0, []
-    for i, ch in enumerate(rest):
-        depth += ch == "["
-        depth -= ch == "]"
-        if ch == "/" and depth == 0:
-            fields.append(rest[start:i])
-            start = i + 1
-    fields.append(rest[start:])
     keywords: list[Any] = []
-    for f in (f.strip() for f in fields if f.strip()):
+    for f in (f.strip() for f in _token_fields(rest) if f.strip()):
         key, sep, value = f.partition(":")
         if key in _TOKEN_STATS and value.isdigit():
             params[_TOKEN_STATS[key]] = int(value)
@@ -1104,15 +1107,7 @@ def _token_definition(body: str) -> Effect:
         elif key == "使用代償":
             params["cost"] = _basic_cost(value)
         elif f.startswith("["):
-            tokens, _repairs = t.split_basic_line(f)
-            if not tokens:
-                raise NotUnderstood(f, "token keyword")
-            for tok in tokens:
-                ability = compile_basic(tok)
-                if not ability.compiled:
-                    raise NotUnderstood(f, "token keyword")
-                keywords.append({**ability.effects[0].params,
-                                 **({"effects": [e.to_dict() for e in ability.effects[1:]]} if ability.effects[1:] else {})})
+            keywords.extend(_token_keywords(f))
         elif f.startswith("※"):
             reading = read_sentence(f[1:] if f.endswith("。") else f[1:] + "。")
             piece = compile_reading(reading, Context("rule"))
@@ -1122,6 +1117,34 @@ def _token_definition(body: str) -> Effect:
     if keywords:
         params["keywords"] = keywords
     return _e("token", **params)
+
+
+def _token_fields(rest: str) -> list[str]:
+    """The ``/``-separated fields, outside brackets."""
+    depth, start, fields = 0, 0, []
+    for i, ch in enumerate(rest):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "/" and depth == 0:
+            fields.append(rest[start:i])
+            start = i + 1
+    fields.append(rest[start:])
+    return fields
+
+
+def _token_keywords(f: str) -> list[dict[str, Any]]:
+    """A token's basic abilities (``[ペナルティ:[…]]``): each keyword's params (and effects)."""
+    tokens, _repairs = t.split_basic_line(f)
+    if not tokens:
+        raise NotUnderstood(f, "token keyword")
+    out = []
+    for tok in tokens:
+        ability = compile_basic(tok)
+        if not ability.compiled:
+            raise NotUnderstood(f, "token keyword")
+        out.append({**ability.effects[0].params,
+                    **({"effects": [e.to_dict() for e in ability.effects[1:]]} if ability.effects[1:] else {})})
+    return out
 
 
 def compile_segment(seg: t.Segment) -> Ability | None:

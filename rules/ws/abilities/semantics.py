@@ -263,21 +263,11 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
     if kw is not None:
         keywords.append(KEYWORDS[kw.name])
     cost: list[Effect] = _costs(syn.cost) if syn.cost is not None else []
-    sentences = [p.sentence for p in syn.pieces if p.kind == "sentence" and p.sentence is not None]
-    reminders = [p for p in syn.pieces if p.kind == "reminder"]
-    grants = [p for p in syn.pieces if p.kind == "grant"]
-    clauses: list[tuple[Clause, Sentence]] = [(c, s) for s in sentences for c in s.clauses]
+    clauses, reminders, grants = _pieces(syn)
     if kw is not None and not clauses:  # keyword abilities whose meaning is the keyword itself
         return _keyword_only(kw, kind, keywords, cost, text, reminders, syn)
     clauses, once = _take_limit(clauses, ctx)
-    trigger: Effect | None = None
-    if kind in ("auto", "climax") or (kind == "counter" and "【自】" in syn.markers):
-        trigger, clauses = _take_trigger(clauses, ctx)
-        _trigger_ref(trigger, ctx)
-        if trigger is None and kind == "auto":
-            first = clauses[0][0] if clauses else None
-            raise _fail(first or syn, "no trigger")
-    # (a climax's 【永】: while it is in the climax zone, no trigger)
+    trigger, clauses = _read_trigger(syn, kind, clauses, ctx)
     _body(clauses, ctx, compile_nested, grants)
     for r in reminders:
         _reminder(r, ctx, keywords, compile_nested)
@@ -289,6 +279,28 @@ def interpret(syn: AbilitySyntax, card_type: str, text: str,
                    conditions=tuple(_resolved(c) for c in ctx.conditions),  # type: ignore[misc]
                    cost=tuple(_resolved(c) for c in cost), effects=tuple(ctx.effects),  # type: ignore[misc]
                    keywords=tuple(dict.fromkeys(keywords)), once_per_turn=once)
+
+
+def _pieces(syn: AbilitySyntax) -> tuple[list[tuple[Clause, Sentence]], list[Piece], list[Piece]]:
+    """The body's clauses (each with its sentence), the reminders and the granted abilities."""
+    sentences = [p.sentence for p in syn.pieces if p.kind == "sentence" and p.sentence is not None]
+    reminders = [p for p in syn.pieces if p.kind == "reminder"]
+    grants = [p for p in syn.pieces if p.kind == "grant"]
+    return [(c, s) for s in sentences for c in s.clauses], reminders, grants
+
+
+def _read_trigger(syn: AbilitySyntax, kind: str, clauses: list[tuple[Clause, Sentence]], ctx: Ctx
+                  ) -> tuple[Effect | None, list[tuple[Clause, Sentence]]]:
+    """The trigger of an 【自】 ability (a climax's, a counter's 【自】) and the clauses after it; a
+    climax's 【永】 has none (while it is in the climax zone)."""
+    if not (kind in ("auto", "climax") or (kind == "counter" and "【自】" in syn.markers)):
+        return None, clauses
+    trigger, clauses = _take_trigger(clauses, ctx)
+    _trigger_ref(trigger, ctx)
+    if trigger is None and kind == "auto":
+        first = clauses[0][0] if clauses else None
+        raise _fail(first or syn, "no trigger")
+    return trigger, clauses
 
 
 def _ability_kind(syn: AbilitySyntax, card_type: str) -> str:
@@ -1771,17 +1783,26 @@ def _h_give(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], t
         ctx.emit("restriction", {"what": "deal_damage", "target": _target(subj) if subj is not None else {"ref": "this"},
                                  **({"to": _target(to)} if to is not None else {})})
         return
-    if obj is not None and obj.has("noun", "damage") or (obj is not None and any(i.cls == "num" and i.value[1] == "ダメージ" for i in obj.items)):
-        amount = next((i.value[0] for i in obj.items if i.cls == "num" and i.value[1] == "ダメージ"), None)
-        if amount is None or to is None:
-            raise _fail(c, "damage")
-        who = _target(to)
-        ctx.emit("burn", {"amount": amount, "target": who.get("who", "opponent")}, _optional(c.pred))  # type: ignore[arg-type]
+    if obj is not None and _is_damage(obj):
+        _burn(c, obj, to, ctx)
         return
     if obj is None:
         raise _fail(c, "give")
     target = _target(to) if to is not None else (ctx.stat_target or ctx.selection or {"ref": "that"})
     _grant(c, obj, target, ctx, compile_nested, grants)
+
+
+def _is_damage(obj: NP) -> bool:
+    return obj.has("noun", "damage") or any(i.cls == "num" and i.value[1] == "ダメージ" for i in obj.items)
+
+
+def _burn(c: Clause, obj: NP, to: NP | None, ctx: Ctx) -> None:
+    """相手に1ダメージを与える."""
+    amount = next((i.value[0] for i in obj.items if i.cls == "num" and i.value[1] == "ダメージ"), None)
+    if amount is None or to is None:
+        raise _fail(c, "damage")
+    who = _target(to)
+    ctx.emit("burn", {"amount": amount, "target": who.get("who", "opponent")}, _optional(c.pred))  # type: ignore[arg-type]
 
 
 def _h_gain(c: Clause, a: Args, ctx: Ctx, compile_nested: Callable[[str, str], tuple[Ability, ...]],
