@@ -33,7 +33,9 @@ Slots: 0 front-left, 1 front-right, 2 back-left, 3 partner (back-centre), 4 back
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Generator, Mapping
+from itertools import islice, repeat
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
@@ -55,21 +57,22 @@ HAND_LIMIT = 7
 class DeckData:
     """What the engine and the greedy pilot read of one deck, computed once per deck (``DeckCache``):
     each card's plan and each character's title+name by code; the ``MAIN`` events the greedy pilot
-    plays early (cards drawn or fetched); whether any card has a start-of-battle trigger; the
+    plays early (cards drawn or fetched); the cards with a start-of-battle trigger (any?); the
     characters with a 【登場】 condition and those that cannot attack; the ATK-raising ``BATTLE``
     events (``pumps``) and those of them playable on any attacker (no 【Use】 condition, never
     refused: ``free_pumps``); whether the main deck has a character; the character codes of each
-    title+name met so far (``same_identity``)."""
+    title+name met so far (``same_identity``); the card values met so far (``values``)."""
 
-    __slots__ = ("battle_start", "early", "free_pumps", "has_character", "idents", "no_attack", "plans", "pumps",
-                 "same_identity", "summon_conditional")
+    __slots__ = ("battle_start", "battle_starters", "early", "free_pumps", "has_character", "idents", "no_attack", "plans", "pumps",
+                 "same_identity", "summon_conditional", "values")
 
     def __init__(self, deck: Deck) -> None:
         cards = (*deck.main, *(c for z in deck.zones.values() for c in z))
         plans = self.plans = {c.code: plan_of(c) for c in cards}
         self.idents = {c.code: identity(c) for c in cards if c.card_type in ("character", "extra")}
         self.early = frozenset(code for code, p in plans.items() if p.useful and p.timing == "MAIN" and not p.pump)
-        self.battle_start = any("battle_phase_start" in p.on for p in plans.values())
+        self.battle_starters = frozenset(code for code, p in plans.items() if "battle_phase_start" in p.on)
+        self.battle_start = bool(self.battle_starters)
         self.summon_conditional = frozenset(code for code, p in plans.items() if p.summon_if)
         self.no_attack = frozenset(code for code, p in plans.items() if p.cannot_attack)
         self.pumps = frozenset(code for code, p in plans.items() if p.pump and p.timing == "BATTLE")
@@ -77,9 +80,33 @@ class DeckData:
                                     and not plans[code].use and plans[code].own_target)
         self.has_character = any(c.card_type == "character" for c in deck.main)
         self.same_identity: dict[str, frozenset[str]] = {}
+        # card_value by partner card (object) and card (object)
+        self.values: dict[CardRecord | None, dict[CardRecord, float]] = {}
 
 
 _PLANS = DeckCache(DeckData)
+_UNSET = object()
+
+
+def _shuffle_flags(rng: Any, flags: list[bool]) -> None:
+    """``shuffle(rng, flags)`` for the dummy's deck, a few ``True`` first then ``False`` only: the
+    same ``rng.random()`` keys, the same order (a stable sort by key puts a flag at the count of
+    smaller keys, plus the equal keys before it), without sorting the whole list."""
+    n = len(flags)
+    copies = flags.count(True)
+    if copies > 8 or any(flags[copies:]):  # not that shape: the general shuffle
+        shuffle(rng, flags)
+        return
+    keys = list(islice(iter(rng.random, 2.0), n))  # (random() < 1: the sentinel never comes)
+    ordered = sorted(keys)
+    flags[:] = repeat(False, n)
+    for i in range(copies):
+        k = keys[i]
+        pos = bisect_left(ordered, k)
+        for j in range(i):
+            if keys[j] == k:
+                pos += 1
+        flags[pos] = True
 
 
 def _index(zone: list[CardRecord], code: str) -> int:
@@ -136,6 +163,8 @@ class ChaosState(GoldfishState):
         self.eot: list[tuple[Char, int, int]] = []
         self.looked: list[CardRecord] = []
         self.upkeeping = (-1, "")
+        self._values_for: Any = _UNSET  # card_value's table is for this partner card
+        self._values: dict[CardRecord, float] = {}
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -171,7 +200,7 @@ class ChaosState(GoldfishState):
     def _setup(self) -> Generator[str, tuple, None]:
         rng = self.rng
         shuffle(rng, self.deck)
-        shuffle(rng, self.odeck)
+        _shuffle_flags(rng, self.odeck)
         if self.log is not None:
             self.say("me", "setup", "setup", order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
@@ -263,10 +292,13 @@ class ChaosState(GoldfishState):
                 self._equip(choice[1], choice[2])
         # 4. battle (none on the first player's turn 1)
         if not (turn == 1 and self.went_first):
-            for slot in range(5) if self.battle_start else ():
-                c = field[slot]
-                if c is not None and not c.face_down and "battle_phase_start" in self.plan(c.card).on:
-                    self._trigger(c, "battle_phase_start", slot)
+            if self.battle_start:
+                plans, starters = self.plans, self.data.battle_starters
+                for slot, c in enumerate(field):  # (a trigger changes no slot)
+                    if c is not None and not c.face_down and (
+                            c.card.code in starters if c.card.code in plans
+                            else "battle_phase_start" in plan_of(c.card).on):
+                        self._trigger(c, "battle_phase_start", slot)
             no = self.no_attack
             while True:  # while a character can attack (``_attackers()`` not empty)
                 for c in field:
@@ -379,14 +411,19 @@ class ChaosState(GoldfishState):
 
     def can_use(self, card: CardRecord, timing: str) -> bool:
         """An event the engine plays, at its timing, whose 【Use】 condition is met."""
-        plan = self.plan(card)
+        return self._usable(self.plan(card), timing)
+
+    def _usable(self, plan: Plan, timing: str) -> bool:
         if plan.never is not None or plan.timing != timing:
             return False
         return not plan.use or conditions_met(plan.use, self.partner.card, self.field_cards())
 
     def event_targets(self, card: CardRecord) -> tuple[int, ...]:
         """The own character slots an event's chosen stat change may target (``(-1,)``: no choice)."""
-        if self.plan(card).own_target:
+        return self._targets(self.plan(card))
+
+    def _targets(self, plan: Plan) -> tuple[int, ...]:
+        if plan.own_target:
             return tuple(i for i, c in enumerate(self.field) if c is not None and not c.face_down)
         return (-1,)
 
@@ -472,14 +509,15 @@ class ChaosState(GoldfishState):
     def _play_event(self, code: str, slot: int, timing: str) -> None:
         hand = self.hand
         i = _index(hand, code)
-        if i < 0 or not self.can_use(card := hand[i], timing) or slot not in self.event_targets(card):
+        plan = self.plan(card := hand[i]) if i >= 0 else None
+        if plan is None or not self._usable(plan, timing) or slot not in self._targets(plan):
             raise ValueError(f"event {code} cannot be played now")
         del hand[i]
         self.counters["events_played"] += 1
         if self.log is not None:
             self.say("me", "event", "event", card=card.name)
         self.waiting.append(card)
-        self._effects(self.plan(card).effects, None, self.field[slot] if slot >= 0 else None)
+        self._effects(plan.effects, None, self.field[slot] if slot >= 0 else None)
 
     def _equip(self, code: str, slot: int) -> None:
         hand = self.hand
@@ -716,7 +754,21 @@ class ChaosState(GoldfishState):
 
     # -- values --------------------------------------------------------------------------------
     def card_value(self, card: CardRecord) -> float:
-        """How much the pilot wants to keep a hand card (the hand limit discards the lowest)."""
+        """How much the pilot wants to keep a hand card (the hand limit discards the lowest).
+
+        It depends on the card and the partner's card only: kept per deck and partner card."""
+        p = self.field[PARTNER_SLOT]
+        pcard = p.card if p is not None else None
+        values = self._values
+        if pcard is not self._values_for:
+            self._values_for = pcard
+            values = self._values = self.data.values.setdefault(pcard, {})
+        v = values.get(card)
+        if v is None:
+            v = values[card] = self._card_value(card)
+        return v
+
+    def _card_value(self, card: CardRecord) -> float:
         if card.card_type == "character":
             p = self.field[PARTNER_SLOT]
             if p is not None:
