@@ -109,6 +109,42 @@ def _shuffle_flags(rng: Any, flags: list[bool]) -> None:
         flags[pos] = True
 
 
+_OPS: dict[int, tuple[tuple, tuple[tuple, ...]]] = {}
+
+
+def _ops(effects: tuple) -> tuple[tuple, ...]:
+    """``effects`` as ``_effects`` runs them, read once per effects tuple: ``(kind, only if the
+    previous discard was done, a, b, c, d)`` (see ``_effects``); kinds the engine does not run are ``""``."""
+    hit = _OPS.get(id(effects))
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    ops = []
+    for e in effects:
+        k, p = e.kind, e.params
+        cond = bool(p.get("if"))
+        if k == "stat_mod":
+            t = p.get("target")
+            ref = t.get("ref") if isinstance(t, dict) else None
+            whose = ("partner" if ref == "partner" else "this" if ref in ("this", "it")
+                     else "own" if isinstance(t, dict) and t.get("side") == "own" else "")
+            ops.append((k, cond, whose, int(p.get("atk", 0) or 0), int(p.get("def", 0) or 0), bool(p.get("until"))))
+        elif k == "draw":
+            ops.append((k, cond, int(p.get("count", 1)), p.get("player") == "each", None, None))
+        elif k == "discard":
+            ops.append((k, cond, bool(p.get("optional")), None, None, None))
+        elif k == "look":
+            ops.append((k, cond, int(p.get("count", 1)), None, None, None))
+        elif k == "to_hand":
+            ops.append((k, cond, p.get("source") == "looked", p.get("what") == "character", int(p.get("count", 1)),
+                        None))
+        elif k == "to_waiting_room" and p.get("target") == "rest_looked":
+            ops.append(("rest_looked", cond, None, None, None, None))
+        else:
+            ops.append(("", cond, None, None, None, None))
+    out = _OPS[id(effects)] = (effects, tuple(ops))
+    return out[1]
+
+
 def _index(zone: list[CardRecord], code: str) -> int:
     """The position of the first card with ``code`` in ``zone`` (-1: none)."""
     for i, c in enumerate(zone):
@@ -445,52 +481,46 @@ class ChaosState(GoldfishState):
     def _effects(self, effects: tuple, source: Char | None, target: Char | None) -> None:
         done = False
         log = self.log
-        for e in effects:
-            k, p = e.kind, e.params
-            if p.get("if") and not done:
+        for k, cond, a, b, c, d in _ops(effects):
+            if cond and not done:
                 continue
-            if k == "stat_mod":
-                t = p.get("target")
-                ref = t.get("ref") if isinstance(t, dict) else None
-                if ref == "partner":
+            if k == "stat_mod":  # a: whose (partner / this / own), b: ATK, c: DEF, d: until end of turn
+                if a == "partner":
                     who = self.partner
-                elif ref in ("this", "it"):
+                elif a == "this":
                     who = source if target is None else target
-                elif isinstance(t, dict) and t.get("side") == "own":
+                elif a == "own":
                     who = target
                 else:  # the dummy's characters: nothing to change
-                    who = None
+                    continue
                 if who is None:
                     continue
-                atk, dfn = int(p.get("atk", 0) or 0), int(p.get("def", 0) or 0)
-                who.atk += atk
-                who.dfn += dfn
-                if p.get("until"):
-                    self.eot.append((who, atk, dfn))
+                who.atk += b
+                who.dfn += c
+                if d:
+                    self.eot.append((who, b, c))
                 if log is not None:
                     self.say("me", "effect", "stat_mod", card=who.card.name, atk=who.atk, dfn=who.dfn)
-            elif k == "draw":
-                n = int(p.get("count", 1))
-                self.counters["effect_draws"] += n
-                self._draw(n, "effect")
-                if p.get("player") == "each":
-                    self._odraw(n)
-            elif k == "discard":
+            elif k == "draw":  # a: count, b: each player
+                self.counters["effect_draws"] += a
+                self._draw(a, "effect")
+                if b:
+                    self._odraw(a)
+            elif k == "discard":  # a: optional
                 done = False
                 if self.hand:
                     worst = min(self.hand, key=self.card_value)
-                    if not p.get("optional") or self.card_value(worst) <= 1.0:
+                    if not a or self.card_value(worst) <= 1.0:
                         self.hand.remove(worst)
                         self.waiting.append(worst)
                         done = True
-            elif k == "look":
-                n = min(int(p.get("count", 1)), len(self.deck))
-                for _ in range(n):
+            elif k == "look":  # a: count
+                for _ in range(min(a, len(self.deck))):
                     self.looked.append(self.deck.pop())
-            elif k == "to_hand":
-                pool = self.looked if p.get("source") == "looked" else self.waiting
-                cands = [c for c in pool if p.get("what") != "character" or c.card_type == "character"]
-                for _ in range(int(p.get("count", 1))):
+            elif k == "to_hand":  # a: from the looked cards (else the waiting room), b: characters only, c: count
+                pool = self.looked if a else self.waiting
+                cands = [x for x in pool if not b or x.card_type == "character"]
+                for _ in range(c):
                     if not cands:
                         break
                     best = max(cands, key=self.card_value)
@@ -499,7 +529,7 @@ class ChaosState(GoldfishState):
                     self.hand.append(best)
                     if log is not None:
                         self.say("me", "effect", "to_hand", card=best.name)
-            elif k == "to_waiting_room" and p.get("target") == "rest_looked":
+            elif k == "rest_looked":
                 self.waiting.extend(self.looked)
                 self.looked.clear()
         if self.looked:  # looked at and not placed: back on top in the order seen
