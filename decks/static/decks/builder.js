@@ -25,7 +25,9 @@
     return el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|number)$/.test(el.type)));
   }
 
+  var asked = null;  // the query the last Enter sent
   function submitTop(op) {
+    asked = finder.value;
     topForm.elements.q.value = finder.value;
     topForm.elements.op.value = op;
     htmx.trigger(topForm, "submit");
@@ -90,18 +92,20 @@
     ev.detail.parameters.page = state && state.dataset.q === finder.value ? state.dataset.page : "1";
   });
 
-  // Keep the focus where it was when a change swaps the parts of the page it sat in.
-  // Noted just before a swap (the first of an answer's swaps), put back after the last one.
-  function remember() {
+  // Keep the focus where it was when an answer swaps the parts of the page it sat in: noted once per
+  // answer, just before its swaps (htmx:beforeSwap comes before the out-of-band ones as well), put
+  // back after the last one. An answer that swaps nothing (a refused change) leaves no note behind
+  // for the next one to use; while nothing has the focus (a swap just took it) the note not yet
+  // used stays.
+  function remember(ev) {
     var el = document.activeElement;
-    if (lastFocus && Date.now() - lastFocus.at < 1000) { return; }  // this answer's first swap noted it
+    if (!el || el === document.body) { return; }
     lastFocus = null;
-    if (!el || el === document.body || !el.id) { return; }
+    if (!ev.detail.shouldSwap || !el.id) { return; }
     var row = rowOf(el), holder = row ? row.closest("#results, #deck-panel") : null;
-    lastFocus = { id: el.id, list: holder ? holder.id : null, index: row ? rowsOf(row).indexOf(row) : -1, at: Date.now() };
+    lastFocus = { id: el.id, list: holder ? holder.id : null, index: row ? rowsOf(row).indexOf(row) : -1 };
   }
   document.body.addEventListener("htmx:beforeSwap", remember);
-  document.body.addEventListener("htmx:oobBeforeSwap", remember);
   // (the form that asked may itself have been swapped out, so listen to the swaps, not to it)
   document.body.addEventListener("htmx:oobAfterSwap", function () { setTimeout(restore, 0); });
   document.body.addEventListener("htmx:afterSettle", restore);
@@ -120,9 +124,12 @@
   }
 
   // After Enter added the top hit, keep the query selected: the next card is typed over it, Enter
-  // again adds one more copy.
+  // again adds one more copy. Not when the player has typed since Enter (a slow answer): selecting
+  // then would let the next key replace what was just typed.
   topForm.addEventListener("htmx:afterRequest", function () {
-    if (document.activeElement === finder || document.activeElement === document.body) { finder.focus(); finder.select(); }
+    if (document.activeElement !== finder && document.activeElement !== document.body) { return; }
+    finder.focus();
+    if (finder.value === asked) { finder.select(); }
   });
 
   document.body.addEventListener("htmx:sendError", offline);
