@@ -19,15 +19,11 @@ from django.test import Client
 from decks.models import Deck, DeckVersion
 from decks.services import deck_create
 
-pytestmark = [pytest.mark.browser, pytest.mark.carddata, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.carddata, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fast_hasher")]
 
 SET_FILE = Path(settings.SHARED_DIR) / "carddata" / "weiss_schwarz" / "rcyberw_hotc_en_jp" / "DC-W01.txt"
 SHOTS = Path(settings.VAR_DIR) / "screenshots"
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def import_set() -> None:
