@@ -94,11 +94,13 @@ class GreedyPilot(ScriptedPilot):
         names, free, free_mask = state.field_view()
         surplus = len(hand) - HAND_LIMIT
         best = None
-        infos, _, _, avail = state.hand_view()
+        infos, _, pool, avail = state.hand_view()
         if free or any(info.conversion for info in infos):
             af_free = free[0] < 3 if free else False
             candidates: list[tuple[float, int, int, CardInfo]] = []
             tried: set[str] = set()
+            if pool is not None and state.has_mana and state.mana_sources():
+                pool = None  # [コスト] mana may pay what the hand lacks
             for i, info in enumerate(infos):
                 if not info.is_char or info.code in tried:
                     continue
@@ -128,6 +130,18 @@ class GreedyPilot(ScriptedPilot):
                     continue
                 if info.conversion:
                     score += info.damage - field[slot].info.damage
+                elif pool is not None:
+                    # every hand card has one attribute: when the rest of the hand lacks a symbol's
+                    # attribute the payment search would answer None (checked before it)
+                    ex = info.ex
+                    own = info.attr1
+                    short = False
+                    for a, n in info.symbols:
+                        if pool.get(a, 0) - (ex if a == own else 0) < n:
+                            short = True
+                            break
+                    if short:
+                        continue
                 candidates.append((score, -i, slot, info))
             if candidates:
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
@@ -197,7 +211,7 @@ class GreedyPilot(ScriptedPilot):
 
     def _engage(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
         field = state.field
-        order = state.hand_order()
+        order: list[int] | None = None
         best: tuple[float, tuple] | None = None
         for info in infos:
             if not info.engage or info.damage <= 0:
@@ -212,6 +226,8 @@ class GreedyPilot(ScriptedPilot):
                     continue
                 if best is not None and gain <= best[0]:
                     continue
+                if order is None:
+                    order = state.hand_order()
                 pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
                 if pay is None or len(pay) > gain + 1:
                     continue
@@ -231,10 +247,14 @@ class GreedyPilot(ScriptedPilot):
         for s, c in enumerate(field):
             if c is None:
                 continue
-            for verb, src in (("use", c.card), ("item_use", c.item)):
-                if src is None:
-                    continue
-                info = c.info if verb == "use" else info_of(src)
+            item = c.item
+            if item is None:
+                if not c.info.pilot_acts:
+                    continue  # (most characters)
+                sources: tuple[tuple[str, CardRecord, CardInfo], ...] = (("use", c.card, c.info),)
+            else:
+                sources = (("use", c.card, c.info), ("item_use", item, info_of(item)))
+            for verb, src, info in sources:
                 acts = info.pilot_acts
                 if not acts:
                     continue
@@ -282,7 +302,10 @@ class GreedyPilot(ScriptedPilot):
             return None  # nobody rested in the attack row
         best_value = 0.0
         best: tuple | None = None
-        memo = state._fresh_memo()
+        memo = state._memo  # (state._fresh_memo(), inlined)
+        if memo.get("v") != state.version:
+            memo.clear()
+            memo["v"] = state.version
         standers = memo.get("standers")
         if standers is None:  # my characters with such abilities (per version: the field's occupancy)
             standers = memo["standers"] = [(s, c) for s, c in enumerate(field) if c is not None and c.info.stand_acts]
@@ -377,7 +400,10 @@ def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRe
                 if not ok:
                     break
             if not ok:
-                if not any(x.kind == "done" or x.kind == "not_done" for x in conds):
+                for x in conds:  # (a loop: no generator)
+                    if x.kind == "done" or x.kind == "not_done":
+                        break
+                else:
                     done = False
                 continue  # it would do nothing now
         if k in _ALLY_AWAY and op.target is not None and not state._targets(op.target, ctx or Ctx(prog, card, c), False):

@@ -17,6 +17,7 @@ they defend and support as the rules allow, which is how the golden battle examp
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
@@ -86,6 +87,7 @@ _BIT = tuple(1 << s for s in range(6))
 _FREE_SLOTS = tuple([s for s in range(6) if m >> s & 1] for m in range(64))  # the slots of a mask (shared)
 
 
+_CARD_TYPE = attrgetter("card_type")
 _PLAY_VERBS = frozenset({"deploy", "convert", "engage", "item", "area", "event"})
 
 
@@ -141,6 +143,10 @@ class LyceeState(EffectsMixin, GoldfishState):
         # reuse work done at the same version; attacks into an empty field change neither)
         self.version = 0
         self._memo: dict[Any, Any] = {}
+        # the last views built, reused by a later version when what they depend on is as it was
+        self._field_last: tuple[list[Char | None], tuple[set[str], list[int], int]] | None = None
+        self._hand_last: tuple[list[CardRecord], tuple] | None = None
+        self._order_last: tuple[list[CardInfo], set[str], int, list[int]] | None = None
 
     def rescan(self) -> None:
         """Scenario tests that put cards into zones by hand call this (after setting them): the
@@ -219,6 +225,12 @@ class LyceeState(EffectsMixin, GoldfishState):
         view = memo.get("field")
         if view is None:
             field = self.field
+            last = self._field_last
+            # most versions leave the field's characters as they were (a payment, a draw): the
+            # view depends only on which character is in which slot (a character's names never change)
+            if last is not None and last[0] == field:  # (Char compares by identity)
+                view = memo["field"] = last[1]
+                return view
             names: set[str] = set()
             for c in field:
                 if c is not None:
@@ -227,6 +239,7 @@ class LyceeState(EffectsMixin, GoldfishState):
             mask = ((f0 is None) | (f1 is None) << 1 | (f2 is None) << 2 | (f3 is None) << 3 | (f4 is None) << 4
                     | (f5 is None) << 5)
             view = memo["field"] = (names, _FREE_SLOTS[mask], mask)
+            self._field_last = (field.copy(), view)
         return view
 
     def names_on_field(self) -> set[str]:
@@ -248,12 +261,17 @@ class LyceeState(EffectsMixin, GoldfishState):
             memo["v"] = self.version
         view = memo.get("hand")
         if view is None:
+            hand = self.hand
+            last = self._hand_last
+            if last is not None and last[0] == hand:  # the hand as it was (CardRecord compares by identity)
+                view = memo["hand"] = last[1]
+                return view
             get = CARD_INFO.get
             infos = []
             mana = []
             pool: dict[str, int] | None = {}
             total = 0
-            for c in self.hand:
+            for c in hand:
                 info = get(c) or info_of(c)
                 infos.append(info)
                 mana.append(info.mana)
@@ -266,6 +284,7 @@ class LyceeState(EffectsMixin, GoldfishState):
                     else:
                         pool[a] = pool.get(a, 0) + ex
             view = memo["hand"] = (infos, mana, pool, total)
+            self._hand_last = (hand.copy(), view)
         return view
 
     def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
@@ -288,10 +307,17 @@ class LyceeState(EffectsMixin, GoldfishState):
             names = self.field_view()[0]
             field = self.field
             free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
+            infos = self.hand_view()[0]
+            last = self._order_last
+            # the views are the same objects while the hand and the field's characters are as they were
+            if last is not None and last[0] is infos and last[1] is names and last[2] == free_af:
+                order = memo["order"] = last[3]
+                return order
             values = [info.dup_value if info.same_name in names
                       else info.free_value if info.af_mask & free_af else info.base
-                      for info in self.hand_view()[0]]
+                      for info in infos]
             order = memo["order"] = sorted(range(len(values)), key=values.__getitem__)  # stable
+            self._order_last = (infos, names, free_af, order)
         return order
 
     def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
@@ -449,11 +475,11 @@ class LyceeState(EffectsMixin, GoldfishState):
         """Draw 7; a hand without a character is shown, shuffled back and redrawn, while the deck
         holds a character at all (at most 100 times)."""
         deck = self.deck
-        has_char = any(c.card_type == "character" for c in deck)
+        has_char = "character" in map(_CARD_TYPE, deck)  # (C loops: once a game)
         for _ in range(100):
             self.hand = deck[-7:]
             del deck[-7:]
-            if not has_char or any(c.card_type == "character" for c in self.hand):
+            if not has_char or "character" in map(_CARD_TYPE, self.hand):
                 break
             if self.log is not None:
                 self.say("me", "redraw", "redraw", cards=", ".join(c.name for c in self.hand))
@@ -548,9 +574,9 @@ class LyceeState(EffectsMixin, GoldfishState):
             if verb == "attack":
                 if not hooks:
                     self._plain_attack(choice[1], choice[2])
-                elif "act" in hooks:
+                elif "battle" in self.deck_hooks:  # a declared ability usable in my battle: a battle window
                     yield from self._attack(choice[1], choice[2])
-                else:  # no declared ability in the deck: no battle window (no generator)
+                else:  # no declared ability usable in a battle: no battle window (no generator)
                     self._battle(choice[1], choice[2])
                 continue
             if verb in _PLAY_VERBS:
@@ -896,13 +922,19 @@ class LyceeState(EffectsMixin, GoldfishState):
                     self._leave(slot, "ability cost")
 
     def _play(self, verb: str, code: str, slot: int) -> None:
-        card = next(c for c in self.hand if c.code == code)
+        for card in self.hand:  # (loops, not generators: a play is frequent)
+            if card.code == code:
+                break
+        else:
+            raise ValueError(f"{code} is not in the hand")
         info = CARD_INFO.get(card) or info_of(card)
         cost = info.convert_cost if verb == "convert" else info.cost
         pay = self.payment_for(cost, code)
         paid = self._pay(pay or (), card)
         self.hand.remove(card)
-        wasted = sum(c.ex or 0 for c in paid) - sum(cost.values())
+        wasted = -sum(cost.values())
+        for c in paid:
+            wasted += c.ex or 0
         if wasted > 0:
             self.counters["wasted_mana"] += wasted
         log = self.log
