@@ -80,15 +80,13 @@ class GreedyPilot(ScriptedPilot):
                     level = code  # (a card of another deck has no identity in state.idents: never)
             if level is not None:
                 return ("levelup", level)
-        if "levelup" not in used and state.extra:
-            ups = state.extra_levelups()
-            if ups:
-                return ("levelup_extra", *ups[0])
         summon = "summon" not in used
         extra = state.extra if "extra" not in used else None
-        if not summon and not extra:
+        level_extra = "levelup" not in used and state.extra
+        if not summon and not extra and not level_extra:
             return self._set_or_end(state, hand)
         names: dict[str, int] = {}  # state.names_on_field()
+        extra_on_field = False  # (else no EXTRA can level up)
         for i, c in enumerate(field):
             if c is not None:
                 card = c.card
@@ -96,6 +94,12 @@ class GreedyPilot(ScriptedPilot):
                 if card.extra_persons:
                     for person in card.extra_persons:
                         names[person] = i
+                if card.card_type == "extra":
+                    extra_on_field = True
+        if level_extra and extra_on_field:
+            ups = state.extra_levelups()
+            if ups:
+                return ("levelup_extra", *ups[0])
         if extra:
             seen: list[str] = []
             prev = None

@@ -812,7 +812,7 @@ class ChaosState(GoldfishState):
 
     # -- options (the generic contract) --------------------------------------------------------
     def options_partner(self) -> list[tuple]:
-        if self.partner_hint and any(c.code == self.partner_hint for c in self.deck):
+        if self.partner_hint and _index(self.deck, self.partner_hint) >= 0:
             return [("partner", self.partner_hint)]
         return [("partner", code) for code in distinct_codes(c for c in self.deck if c.card_type == "character")]
 
