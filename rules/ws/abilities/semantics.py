@@ -434,32 +434,23 @@ def _as_cost(e: Effect) -> Effect:
     p = dict(e.params)
     t = p.get("target") or {}
     k = e.kind
-    if k == "discard":
-        if t.get("ref") == "this":
-            return Effect("discard_this", {})
-        return Effect("discard", {key: v for key, v in p.items()})
-    if k == "rest":
-        return Effect("rest", p)
-    if k in ("to_waiting_room",) and t.get("ref") == "this":
-        return Effect("this_to_waiting_room", {})
+    if k in _THIS_COSTS and t.get("ref") == "this":
+        return Effect(_THIS_COSTS[k], {})
+    if k in _COSTS_AS:
+        return Effect(_COSTS_AS[k], p)
     if k in ("to_waiting_room",):
         return Effect("move", {**p, "to": "waiting_room"})
-    if k in ("memory", "to_memory"):
-        return Effect("memory", p)
-    if k == "clock_damage":
-        return Effect("clock_damage", p)
-    if k in ("to_clock",):
-        return Effect("to_clock", p)
-    if k == "reveal_hand":
-        return Effect("reveal", p)
-    if k == "bounce" and t.get("ref") == "this":
-        return Effect("return_this", {})
-    if k == "draw":
-        return Effect("draw", p)
-    if k in ("move", "to_deck", "stock_discard", "stock_charge", "clock_heal", "to_stock", "salvage", "shuffle",
-             "to_hand", "rest", "put_on_stage", "mill", "level", "to_deck_from_stage"):
-        return Effect("move" if k not in ("rest",) else k, {**p, "as": k})
+    if k in _MOVE_COSTS:
+        return Effect("move", {**p, "as": k})
     raise Unrecognised(0, 0, f"cost {k}")
+
+
+# costs paid with this card; effects that are the same cost; moves paid as a cost (``as``: the move)
+_THIS_COSTS = {"discard": "discard_this", "to_waiting_room": "this_to_waiting_room", "bounce": "return_this"}
+_COSTS_AS = {"discard": "discard", "rest": "rest", "memory": "memory", "to_memory": "memory",
+             "clock_damage": "clock_damage", "to_clock": "to_clock", "reveal_hand": "reveal", "draw": "draw"}
+_MOVE_COSTS = frozenset(("move", "to_deck", "stock_discard", "stock_charge", "clock_heal", "to_stock", "salvage",
+                         "shuffle", "to_hand", "put_on_stage", "mill", "level", "to_deck_from_stage"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2206,22 +2197,18 @@ def _icon_of(abilities: tuple[Ability, ...]) -> str | None:
         return None
     ab = abilities[0]
     kinds = [e.kind for e in ab.effects]
-    first = ab.effects[0] if ab.effects else None
-    target = (first.params.get("target") or {}) if first is not None else {}
     if ab.trigger is not None and ab.trigger.kind == "damage_cancelled" or "burn" in kinds and ab.trigger is None:
         return "shot"
     if kinds == ["salvage"]:
+        target = ab.effects[0].params.get("target") or {}
         return "gate" if target.get("kind") == "climax" else "comeback"
-    if kinds == ["bounce"]:
-        return "return"
-    if kinds == ["draw"]:
-        return "draw"
-    if kinds == ["stock_charge"]:
-        return "pool"
+    icon = _ICON_BY_EFFECTS.get(tuple(kinds))
+    if icon is not None:
+        return icon
     if kinds[:1] == ["to_hand"] and "stock_charge" in kinds:
         return "treasure"
-    if kinds == ["put_on_stage"]:
-        return "standby"
-    if "burn" in kinds:
-        return "shot"
-    return None
+    return "shot" if "burn" in kinds else None
+
+
+# a reminder's effect kinds → the trigger icon it explains
+_ICON_BY_EFFECTS = {("bounce",): "return", ("draw",): "draw", ("stock_charge",): "pool", ("put_on_stage",): "standby"}
