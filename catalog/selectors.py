@@ -68,41 +68,37 @@ def parse_order(value: str, query: str = "") -> list[str]:
     return out
 
 
-_FACET_KEYS: dict[str, bool] = {}
+_SCHEMA_FEATURES: dict[tuple[str, str], bool] = {}
+
+
+def _database_has(feature: str, sql: str, params: Sequence[Any] = ()) -> bool:
+    """Whether this PostgreSQL database has ``feature`` (``sql`` returns a row when it does): asked
+    once per database and process; False on other databases."""
+    if connection.vendor != "postgresql":
+        return False
+    key = (str(connection.settings_dict.get("NAME")), feature)
+    if key not in _SCHEMA_FEATURES:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, list(params))
+            _SCHEMA_FEATURES[key] = cursor.fetchone() is not None
+    return _SCHEMA_FEATURES[key]
 
 
 def _has_facet_keys() -> bool:
-    """Whether this database has ``catalog_card.facet_keys`` (PostgreSQL, migration 0013): asked
-    once per database and process; a database not migrated yet keeps the portable EXISTS path."""
-    if connection.vendor != "postgresql":
-        return False
-    name = str(connection.settings_dict.get("NAME"))
-    if name not in _FACET_KEYS:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM information_schema.columns WHERE table_name = 'catalog_card' "
-                           "AND column_name = 'facet_keys' AND table_schema = current_schema()")
-            _FACET_KEYS[name] = cursor.fetchone() is not None
-    return _FACET_KEYS[name]
-
-
-_TEXT_PREFILTER: dict[str, bool] = {}
+    """Whether this database has ``catalog_card.facet_keys`` (PostgreSQL, migration 0013); a
+    database not migrated yet keeps the portable EXISTS path."""
+    return _database_has("facet_keys", "SELECT 1 FROM information_schema.columns WHERE table_name = 'catalog_card' "
+                         "AND column_name = 'facet_keys' AND table_schema = current_schema()")
 
 
 def _has_text_prefilter() -> bool:
     """Whether this database has the operator a /regex/ checks its words with first (PostgreSQL,
-    migration 0015, ``catalog.search.compiler.TEXT_CONTAINS_OPERATOR``): asked once per database and
-    process; without it a regex runs alone, as before."""
-    if connection.vendor != "postgresql":
-        return False
+    migration 0015, ``catalog.search.compiler.TEXT_CONTAINS_OPERATOR``); without it a regex runs
+    alone, as before."""
     from .search.compiler import TEXT_CONTAINS_OPERATOR
 
-    name = str(connection.settings_dict.get("NAME"))
-    if name not in _TEXT_PREFILTER:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM pg_operator WHERE oprname = %s AND oprleft = 'text'::regtype "
-                           "AND oprright = 'text'::regtype AND pg_operator_is_visible(oid)", [TEXT_CONTAINS_OPERATOR])
-            _TEXT_PREFILTER[name] = cursor.fetchone() is not None
-    return _TEXT_PREFILTER[name]
+    return _database_has("text_prefilter", "SELECT 1 FROM pg_operator WHERE oprname = %s AND oprleft = 'text'::regtype "
+                         "AND oprright = 'text'::regtype AND pg_operator_is_visible(oid)", [TEXT_CONTAINS_OPERATOR])
 
 
 def card_search(*, q: str, game: str | None = None) -> QuerySet[Card]:
