@@ -32,6 +32,25 @@ from .abilities import NOT_PLAYED, NOT_UNDERSTOOD, PLAYED, Ability, Coverage, is
 from .cards import CardRecord
 from .display import gettext_noop
 
+
+class AnalysisSkip(Exception):  # noqa: N818 - a signal, not an error
+    """An engine's analysis of an ability part: it changes nothing in a goldfish game (the reason
+    says why). The engines know it as ``Skip``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class AnalysisUnsupported(Exception):  # noqa: N818
+    """An engine's analysis of an ability part: the engine does not execute it (the reason names
+    it). The engines know it as ``Unsupported``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 Classifier = Callable[[Ability, CardRecord], Coverage]
 # Why an ability the compiler could not read is still played: the record says ``text_modelled``.
 STRUCTURED = gettext_noop("played from the card's structured data (keywords and effects)")

@@ -31,7 +31,7 @@ from typing import Any
 
 from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED, Ability, Coverage, Effect, is_vanilla_text
 from rules.cards import CardRecord
-from rules.coverage import memoised_classifier
+from rules.coverage import AnalysisSkip, AnalysisUnsupported, memoised_classifier
 from rules.engine.core import gettext_noop
 
 # -- why a part changes nothing in a goldfish game (GAMES.md §5 Goldfish) ---------------------------
@@ -55,20 +55,8 @@ MOVES_NOTHING = gettext_noop("changes what the pilot already does")
 Sel = Mapping[str, Any]
 
 
-class Skip(Exception):  # noqa: N818 - a signal, not an error
-    """This part changes nothing in a goldfish game (the reason says why)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Unsupported(Exception):  # noqa: N818
-    """The engine does not execute this part (the reason names it)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+Skip = AnalysisSkip  # a part that changes nothing in a goldfish game (rules.coverage)
+Unsupported = AnalysisUnsupported  # a part the engine does not execute (rules.coverage)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.abilities import NO_EFFECT, NOT_PLAYED, PLAYED, Ability, Effect, is_vanilla_text
 from rules.cards import CardRecord
-from rules.coverage import memoised_classifier
+from rules.coverage import AnalysisSkip, AnalysisUnsupported, memoised_classifier
 from rules.engine.core import gettext_noop
 
 # -- why an effect changes nothing in a goldfish game (the goldfish definition, GAMES.md §3) ---------
@@ -51,20 +51,8 @@ _CMP: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-class Skip(Exception):  # noqa: N818 - a signal, not an error
-    """This effect, condition or trigger changes nothing in a goldfish game (the reason says why)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Unsupported(Exception):  # noqa: N818
-    """The engine does not execute this part (the reason names it)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+Skip = AnalysisSkip  # a part that changes nothing in a goldfish game (rules.coverage)
+Unsupported = AnalysisUnsupported  # a part the engine does not execute (rules.coverage)
 
 
 Pred = Callable[[Any, CardRecord], bool]  # (state, card) -> bool
