@@ -1173,9 +1173,15 @@ class LyceeState(EffectsMixin, GoldfishState):
             self._defended(att, slot, defender, column + 3, column)
             return
         att.standing = False
+        self._hit_deck(att, column, att.dmg)
+
+    def _hit_deck(self, att: Char, column: int, dmg: int) -> int:
+        """An unblocked attack's deck damage, counted, logged and dealt (with Bonus's deck bonus):
+        ``dmg`` (the printed DMG with its changes, never below 0) when the card prints DMG (GAMES.md
+        §5 decision), else the printed AP (changes never count). Returns the damage."""
         info = att.info
         if info.by_dmg:
-            damage = att.dmg if att.dmg > 0 else 0
+            damage = dmg if dmg > 0 else 0
             self.counters["damage_by_dmg"] += 1
         else:
             damage = info.ap
@@ -1185,6 +1191,7 @@ class LyceeState(EffectsMixin, GoldfishState):
                      column="LCR"[column], count=min(damage, self.odeck), ap=damage, left=max(self.odeck - damage, 0))
         if self.mill_opp(damage) and "deck_bonus" in att.card.keywords:
             self._effects(att.card, "deck_bonus")
+        return damage
 
     def _battle(self, slot: int, column: int) -> None:
         """``_attack`` for a deck without declared abilities: no battle window."""
@@ -1208,21 +1215,10 @@ class LyceeState(EffectsMixin, GoldfishState):
         defender = self.ofield[d_slot]
         if defender is None or not defender.standing:
             att.standing = False
-            info = att.info
-            # deck damage: the printed DMG with its changes when the card prints DMG (GAMES.md §5
-            # decision), else the printed AP (changes never count)
-            if info.by_dmg:
+            dmg = 0
+            if att.info.by_dmg:
                 dmg = att.dmg + self.cont_dmg(slot, att) if self.has_cont else att.dmg
-                damage = dmg if dmg > 0 else 0
-                self.counters["damage_by_dmg"] += 1
-            else:
-                damage = info.ap
-                self.counters["damage_by_ap"] += 1
-            if self.log is not None:
-                self.say("me", "attack", "attack_dmg" if info.by_dmg else "attack", card=att.card.name,
-                         column="LCR"[column], count=min(damage, self.odeck), ap=damage, left=max(self.odeck - damage, 0))
-            if self.mill_opp(damage) and "deck_bonus" in att.card.keywords:
-                self._effects(att.card, "deck_bonus")
+            damage = self._hit_deck(att, column, dmg)
             if by_hook:
                 if "bonus" in by_hook:
                     self._fire("bonus", att)
