@@ -195,9 +195,10 @@ else:
 REST_FRAMEWORK.update({
     # Anonymous clients are counted per address, signed-in ones per user; above the rate a 429 with
     # Retry-After. Playtest job creation has its own, lower rate (playtest/throttles.py).
+    # DRF's AnonRateThrottle and UserRateThrottle with a compact history (config/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),

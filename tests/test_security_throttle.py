@@ -187,3 +187,70 @@ def test_playtest_listing_counts_against_the_anonymous_rate(rates):
     rates(anon="2/minute")
     c = APIClient()
     assert [c.get("/api/v1/playtests/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def _timeline_decisions(throttle_class, times: list[float], rate: str) -> list[tuple[bool, float | None]]:
+    """``allow_request`` (and ``wait`` when refused) of one throttle class over a timeline of
+    requests from one address, with its own local-memory cache and the timeline as its clock."""
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/api/v1/cards/", REMOTE_ADDR="198.51.100.9")
+    request.user = type("Anonymous", (), {"is_authenticated": False})()
+    cache = LocMemCache(f"throttle-{throttle_class.__module__}-{rate}", {})
+    out = []
+    for now in times:
+        throttle = throttle_class()
+        throttle.cache, throttle.timer, throttle.rate = cache, (lambda now=now: now), rate
+        throttle.num_requests, throttle.duration = throttle.parse_rate(rate)
+        allowed = throttle.allow_request(request, None)
+        out.append((allowed, None if allowed else round(throttle.wait() or 0, 9)))
+    return out
+
+
+@pytest.mark.parametrize("rate", ["3/second", "5/minute", "40/minute"])
+def test_compact_throttles_decide_and_wait_as_drfs(rate):
+    """config.throttling's Anon/UserRateThrottle keep the history as array bytes (no pickled list to
+    load and store per request) but allow, refuse and answer ``wait()`` exactly as DRF's on the same
+    requests: bursts, pauses longer than the window, requests at the window's edge."""
+    import random
+
+    from rest_framework import throttling as drf
+
+    from config import throttling as compact
+
+    rng = random.Random(rate)
+    num, duration = drf.SimpleRateThrottle.parse_rate(None, rate)
+    times, now = [], 1_700_000_000.0
+    for _ in range(600):
+        pause = rng.random() < 0.05  # now and then a pause as long as the window or a part of it
+        now += rng.choice([duration / 7, duration, duration * 1.5] if pause else [0.0, duration / num / 3, duration / num])
+        times.append(now)
+    for ours, theirs in ((compact.AnonRateThrottle, drf.AnonRateThrottle), (compact.UserRateThrottle, drf.UserRateThrottle)):
+        expected = _timeline_decisions(theirs, times, rate)
+        assert _timeline_decisions(ours, times, rate) == expected
+        assert 30 < sum(1 for allowed, _ in expected if not allowed) < 570  # both kinds of answer tested
+
+
+def test_compact_throttle_history_is_bytes_and_reads_drfs_list():
+    """The stored history is 8 bytes a request (the cost of a request no longer grows with a pickled
+    list of every request in the window), and a history DRF stored (a list, newest first) still counts."""
+    from array import array
+
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.test import RequestFactory
+
+    from config.throttling import AnonRateThrottle
+
+    request = RequestFactory().get("/", REMOTE_ADDR="198.51.100.10")
+    request.user = type("Anonymous", (), {"is_authenticated": False})()
+    cache = LocMemCache("throttle-legacy", {})
+    throttle = AnonRateThrottle()
+    cache.set(throttle.cache_format % {"scope": "anon", "ident": "198.51.100.10"}, [105.0, 103.0, 101.0], 60)
+    for now, allowed in ((106.0, True), (107.0, False), (161.5, True)):
+        throttle = AnonRateThrottle()
+        throttle.cache, throttle.timer = cache, (lambda now=now: now)
+        throttle.num_requests, throttle.duration = 4, 60
+        assert throttle.allow_request(request, None) is allowed, now
+    stored = cache.get(throttle.key)
+    assert isinstance(stored, bytes) and array("d", stored).tolist() == [103.0, 105.0, 106.0, 161.5]
