@@ -100,6 +100,14 @@ _POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "0"))
 if _POOL_MAX and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _POOL_MAX, "timeout": 10}
+# PostgreSQL: server-side prepared statements for what asks for them (the cards API's kept searches,
+# catalog.selectors.card_rows_from_statement): parsed and planned once per connection, not on every
+# request. Django's own queries use client-side binding and are never prepared. Set
+# DATABASE_PREPARED_STATEMENTS=0 behind a pooler that cannot keep them (pgbouncer in transaction mode
+# before 1.21, or without max_prepared_statements).
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web + in-process playtest threads) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

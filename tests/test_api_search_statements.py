@@ -3,6 +3,8 @@
 skipped — the statement is kept, never the results."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import pytest
 
 from catalog.api import views
@@ -68,3 +70,68 @@ def test_the_kept_statements_are_bounded(compiles, client, monkeypatch):
     client.get("/api/v1/cards/", {"q": "cost:9"})
     assert [k[1] for k in views._statements] == ["cost:5", "cost:3", "cost:9"]
     assert Card.objects.exists()
+
+
+def _prepared_searches() -> list[str]:
+    """The search statements prepared on this connection (PostgreSQL's pg_prepared_statements)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", ["%catalog_card%"])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _timeout_setting() -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('statement_timeout')")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_search_runs_prepared_and_still_under_the_timeout(client, settings):
+    """A search asked again is a prepared statement of the connection (planned once), with the same
+    answer; it stays under the statement timeout (503 search_timeout, here while another session
+    holds a lock on the cards table), outside a transaction and inside one, and the timeout is gone
+    afterwards. With prepared statements off (DATABASE_PREPARED_STATEMENTS=0) the same answers."""
+    import psycopg
+    from django.db import connection, transaction
+
+    views.statement_cache_clear()
+    load_fixture_cards()
+    outside = _timeout_setting()
+    first = client.get("/api/v1/cards/", {"q": "c:red"}).json()
+    assert not [s for s in _prepared_searches() if "red'" in s]
+    again = client.get("/api/v1/cards/", {"q": "c:red"}).json()
+    assert again == first and first["count"] > 0
+    prepared = _prepared_searches()
+    assert len(prepared) == 1 and "red'" in prepared[0] and "$1" not in prepared[0]  # bound, not generic
+    assert client.get("/api/v1/cards/", {"q": "c:red"}).json() == first and _prepared_searches() == prepared
+    assert _timeout_setting() == outside
+
+    settings.SEARCH_TIMEOUT_SECONDS = 0.3
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"]) as other:
+        other.execute("LOCK TABLE catalog_card IN ACCESS EXCLUSIVE MODE")
+        for inside in (False, True):
+            with transaction.atomic() if inside else nullcontext():
+                r = client.get("/api/v1/cards/", {"q": "c:red"})
+                assert r.status_code == 503, r.content[:300]
+                assert r.json()["error"]["code"] == "search_timeout" and int(r["Retry-After"]) > 0
+                assert _timeout_setting() == outside
+        other.rollback()
+    assert client.get("/api/v1/cards/", {"q": "c:red"}).json() == first
+    assert _timeout_setting() == outside
+
+    connection.connection.prepare_threshold = None  # what DATABASE_PREPARED_STATEMENTS=0 gives
+    try:
+        views.statement_cache_clear()
+        client.get("/api/v1/cards/", {"q": "c:red"})
+        assert client.get("/api/v1/cards/", {"q": "c:red"}).json() == first
+        assert client.get("/api/v1/cards/", {"q": "c:blue"}).json()["count"] > 0
+        assert client.get("/api/v1/cards/", {"q": "c:blue"}).status_code == 200
+        assert not [s for s in _prepared_searches() if "blue'" in s]
+    finally:
+        connection.connection.prepare_threshold = 5
+    views.statement_cache_clear()

@@ -41,7 +41,9 @@ from .serializers import CARD_API_FIELDS, CardDetailSerializer, CardSerializer, 
 # query string always compiles to the same statement (the compiler reads nothing from the database
 # but the schema, ``catalog.selectors._has_facet_keys``, and the database's name is in the key), so
 # a search asked again skips parsing, compiling and Django's SQL compiler — most of a cheap
-# search's Python. Only requests whose parameters are all in ``STATEMENT_PARAMS`` (no filters) and
+# search's Python; it is bound (no parameters) and runs as a server-side prepared statement of the
+# connection (``card_rows_from_statement``), so PostgreSQL does not parse and plan it again either.
+# Only requests whose parameters are all in ``STATEMENT_PARAMS`` (no filters) and
 # that succeeded are kept; least recently used first out.
 STATEMENT_PARAMS = frozenset({"q", "order", "page", "page_size"})
 STATEMENT_CACHE_SIZE = 1024
@@ -118,12 +120,14 @@ class CardListView(generics.ListAPIView):
         key = getattr(self, "statement_key", None)
 
         def load(queryset, offset: int, limit: int, cap: int):
-            if isinstance(queryset, _KnownStatement):
+            known = isinstance(queryset, _KnownStatement)
+            if known:
                 statement = queryset.statement
             else:
                 statement = card_page_statement(queryset, CARD_API_FIELDS, offset=offset, limit=limit, cap=cap,
                                                 urls=urls)
-            count_rows = card_rows_from_statement(statement, timeout=timeout_seconds(), urls=urls)
+            # A search asked again runs as a prepared statement of the connection (planned once).
+            count_rows = card_rows_from_statement(statement, timeout=timeout_seconds(), urls=urls, prepare=known)
             if key is not None and not isinstance(queryset, _KnownStatement):
                 with _statements_lock:
                     _statements[(*key, urls)] = statement
