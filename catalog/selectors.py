@@ -388,7 +388,14 @@ def _django_cursor(raw_cursor: Any) -> Any:
     return BoundDebugWrapper(raw_cursor, connection)
 
 
+# Prepared statements kept per connection (psycopg deallocates the least recently used past it): a
+# search's plan takes ~400 kB of the server's memory (measured, pg_backend_memory_contexts).
+PREPARED_MAX = 16
+
+
 def _run_pipelined(raw: Any, body: str, limit_ms: str, *, nested: bool, prepare: bool) -> list[tuple[Any, ...]]:
+    if raw.prepared_max != PREPARED_MAX:
+        raw.prepared_max = PREPARED_MAX
     cursor_class = _prepared_cursor_class(prepare)
     with connection.wrap_database_errors, _django_cursor(cursor_class(raw)) as setup, \
             _django_cursor(cursor_class(raw)) as page:
