@@ -2,6 +2,7 @@
 through the session), each anonymous when no user is given."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.test import Client
@@ -23,3 +24,15 @@ def web_client(user: Any = None, **defaults: Any) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def wait_until(page: Any, script: str, timeout: float = 30.0) -> None:
+    """Poll ``script`` (a JavaScript function, evaluated by Playwright's protocol) in a Playwright
+    ``page`` until it returns true. ``page.wait_for_function`` evaluates its predicate with eval
+    inside the page, which the site's Content-Security-Policy refuses (``'unsafe-eval'`` is not
+    allowed): it fails whenever the predicate is not already true on its first check."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout:g} s: {script}")
+        time.sleep(0.05)

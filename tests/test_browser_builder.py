@@ -7,7 +7,6 @@ the answer (not only for the response), so each assertion sees the page the play
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,6 +17,7 @@ from django.test import Client
 
 from decks.models import Deck, DeckVersion
 from decks.services import deck_create
+from tests.helpers import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.carddata, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fast_hasher")]
@@ -33,16 +33,6 @@ def import_set() -> None:
     load_all()
     summary = card_import(records=list(FORMATS["ws-hotc"].read(SET_FILE, "ws")), game="ws", allow_skips=True, merge=True)
     assert summary.created >= 150
-
-
-def wait_until(page, script: str, timeout: float = 30.0) -> None:
-    """Poll ``script`` (a JavaScript function) until it is true. ``page.wait_for_function`` evaluates
-    its predicate with eval inside the page, which the site's Content-Security-Policy refuses."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true after {timeout:g} s: {script}")
-        time.sleep(0.05)
 
 
 def settled(page) -> None:

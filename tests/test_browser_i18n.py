@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.helpers import wait_until
 from tests.search_testdata import make_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,7 +23,7 @@ def _cards() -> None:
 def _switch(page, code: str) -> None:
     page.locator("#language-select").select_option(code)
     page.locator("form.language button[type=submit]").click()
-    page.wait_for_function(f"document.documentElement.lang === '{code}'")
+    wait_until(page, f"() => document.documentElement.lang === '{code}'")
 
 
 def test_switch_to_chinese_and_japanese_and_search_full_width(live_server, page):

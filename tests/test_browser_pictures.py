@@ -14,6 +14,7 @@ from catalog.models import Card, CardPrinting
 from decks.models import Visibility
 from decks.services import deck_create
 from decks.testing import cards_create, legal_deck
+from tests.helpers import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -159,7 +160,7 @@ def test_deck_page_pictures_and_sample_hand(world, live_server, page):
     assert page.locator("ol.hand-cards li").evaluate_all("els => els.map(e => e.dataset.code)")[:5] == first
     page.select_option("#hand-size", "7")
     page.get_by_role("button", name="Mulligan (new hand)").click()
-    page.wait_for_function("document.querySelectorAll('ol.hand-cards li').length === 7")
+    wait_until(page, "() => document.querySelectorAll('ol.hand-cards li').length === 7")
     assert page.locator("ol.hand-cards li.drawn").count() == 0
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.evaluate(NO_OVERFLOW)
@@ -206,7 +207,7 @@ def test_curator_uploads_a_picture(world, live_server, page, settings, tmp_path)
 
     page.goto(f"{live_server.url}/cards/lycee/CH-T001/")
     img = page.locator("#picture img.pic-img")
-    page.wait_for_function("(() => { const i = document.querySelector('#picture img.pic-img'); return i && i.complete && i.naturalWidth > 0; })()")
+    wait_until(page, "() => { const i = document.querySelector('#picture img.pic-img'); return i && i.complete && i.naturalWidth > 0; }")
     assert img.get_attribute("src").startswith("/media/") and img.get_attribute("alt") == card.name
     assert img.get_attribute("width") == "480" and img.get_attribute("height") == "670"
     assert img.evaluate("i => i.naturalWidth") <= 480
