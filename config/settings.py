@@ -108,9 +108,15 @@ if _POOL_MAX and DATABASES["default"]["ENGINE"].endswith("postgresql"):
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
         5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None)
+# The embedded SQLite default: several writers (web requests, in-process playtest threads, Celery
+# workers on one machine) share the file. They wait for each other (timeout, seconds) instead of
+# failing, and a transaction takes the write lock when it begins (BEGIN IMMEDIATE): a transaction
+# that reads, then writes (count the active jobs, then insert one) while another connection writes
+# would otherwise fail at once with "database is locked", which SQLite answers without waiting
+# because the two would deadlock.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several writers (web + in-process playtest threads) share the file: wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
