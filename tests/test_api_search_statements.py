@@ -81,12 +81,13 @@ def _prepared_searches() -> list[str]:
         return [row[0] for row in cursor.fetchall()]
 
 
-def _timeout_setting() -> str:
+def _timeout_setting() -> tuple[str, str]:
+    """The statement timeout and synchronized scans, which a search sets for its own transaction only."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('statement_timeout')")
-        return cursor.fetchone()[0]
+        cursor.execute("SELECT current_setting('statement_timeout'), current_setting('synchronize_seqscans')")
+        return cursor.fetchone()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -97,11 +98,16 @@ def test_a_kept_search_runs_prepared_and_still_under_the_timeout(client, setting
     afterwards. With prepared statements off (DATABASE_PREPARED_STATEMENTS=0) the same answers."""
     import psycopg
     from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
 
     views.statement_cache_clear()
     load_fixture_cards()
     outside = _timeout_setting()
-    first = client.get("/api/v1/cards/", {"q": "c:red"}).json()
+    assert outside[1] == "on"
+    with CaptureQueriesContext(connection) as ctx:
+        first = client.get("/api/v1/cards/", {"q": "c:red"}).json()
+    # the capped count's sequential scan starts at the table's start, not where the last scan stopped
+    assert [q["sql"] for q in ctx.captured_queries if "synchronize_seqscans', 'off'" in q["sql"]]
     assert not [s for s in _prepared_searches() if "red'" in s]
     again = client.get("/api/v1/cards/", {"q": "c:red"}).json()
     assert again == first and first["count"] > 0
@@ -116,11 +122,19 @@ def test_a_kept_search_runs_prepared_and_still_under_the_timeout(client, setting
         other.execute("LOCK TABLE catalog_card IN ACCESS EXCLUSIVE MODE")
         for inside in (False, True):
             with transaction.atomic() if inside else nullcontext():
+                expected = outside
+                if inside:  # the outer transaction's own settings come back after the search
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET LOCAL statement_timeout = '7s'")
+                    expected = ("7s", "on")
                 r = client.get("/api/v1/cards/", {"q": "c:red"})
                 assert r.status_code == 503, r.content[:300]
                 assert r.json()["error"]["code"] == "search_timeout" and int(r["Retry-After"]) > 0
-                assert _timeout_setting() == outside
-        other.rollback()
+                assert _timeout_setting() == expected
+                if inside:  # and after a search that went well
+                    other.rollback()
+                    assert client.get("/api/v1/cards/", {"q": "c:red"}).json() == first
+                    assert _timeout_setting() == expected
     assert client.get("/api/v1/cards/", {"q": "c:red"}).json() == first
     assert _timeout_setting() == outside
 
