@@ -1,20 +1,21 @@
 """A database statement timeout for a block of code, on PostgreSQL and on SQLite.
 
-``statement_timeout(seconds)`` runs the block in a transaction whose statements the database stops
-after ``seconds``; a stopped statement raises ``StatementTimeout`` (the transaction is rolled back),
-so a slow query can never hold a web worker for longer than that.
+``statement_timeout(seconds)`` runs the block so that the database stops its statements after
+``seconds``; a stopped statement raises ``StatementTimeout`` (on PostgreSQL the block is a
+transaction, rolled back), so a slow query can never hold a web worker for longer than that.
 
 - PostgreSQL: ``set_config('statement_timeout', ..., true)``, i.e. ``SET LOCAL``: only for this
   transaction. Inside an outer transaction (a test, an ``atomic`` view) the previous value is put
   back when the block ends.
 - SQLite: a progress handler that interrupts the running statement once the deadline has passed
-  (checked every ``SQLITE_STEPS`` virtual-machine steps; removed when the block ends).
+  (checked every ``SQLITE_STEPS`` virtual-machine steps; removed when the block ends). No
+  transaction: it would take the write lock (``BEGIN IMMEDIATE``, ``config.settings.SQLITE_OPTIONS``).
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
@@ -43,8 +44,12 @@ def statement_timeout(seconds: float, *, using: str = DEFAULT_DB_ALIAS) -> Itera
     """Run the block in a transaction whose statements stop after ``seconds`` (see the module)."""
     conn = connections[using]
     nested = conn.in_atomic_block
+    # SQLite: the progress handler belongs to the connection, so no transaction is needed, and one
+    # would take the file's write lock (transactions begin IMMEDIATE there, config.settings), making
+    # concurrent searches wait for each other and for every writer.
+    block = nullcontext() if conn.vendor == "sqlite" else transaction.atomic(using=using)
     try:
-        with transaction.atomic(using=using):
+        with block:
             restore = _arm(conn, seconds, nested)
             try:
                 yield

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 from django.conf import settings
@@ -76,3 +77,26 @@ def test_the_settings_use_these_options_for_sqlite():
         pytest.skip("the default database is PostgreSQL in this run; its SQLite options apply to SQLite only")
     options = settings.DATABASES["default"]["OPTIONS"]
     assert {k: options.get(k) for k in settings.SQLITE_OPTIONS} == settings.SQLITE_OPTIONS
+
+
+def test_a_search_under_the_statement_timeout_does_not_wait_for_a_writer(sqlite_file):
+    """Searches run under ``statement_timeout``; on SQLite that is a progress handler, not a
+    transaction, so a search reads while a writer holds the write lock instead of queueing behind it
+    (an IMMEDIATE transaction would have waited for the writer's commit)."""
+    from config.dbtimeout import statement_timeout
+
+    writer = sqlite3.connect(sqlite_file, timeout=20, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO job VALUES (7)")
+    release = threading.Timer(3.0, writer.commit)
+    release.start()
+    try:
+        started = time.monotonic()
+        with statement_timeout(5, using=ALIAS), connections[ALIAS].cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM job")
+            assert cursor.fetchone() == (0,)  # the writer has not committed yet
+        waited = time.monotonic() - started
+    finally:
+        release.join()
+        writer.close()
+    assert waited < 2.0, f"the search waited {waited:.1f} s for the writer"
