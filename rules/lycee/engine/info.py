@@ -102,6 +102,7 @@ class CardInfo:
         "ap", "dp", "sp", "damage", "by_dmg", "taxes", "event_gain",
         "attack_score", "step_score", "filler_score", "plan", "flags", "engage", "charge_cap", "enter_only_by",
         "convert_cost", "self_exiles", "deploy_mask", "pilot_acts", "total_cost", "snames", "stand_acts", "stands_itself", "stand_only", "steps",
+        "pick_mask",
     )
 
     def __init__(self, card: CardRecord) -> None:
@@ -172,6 +173,9 @@ class CardInfo:
         # the slots the pilot deploys it to: never one when it removes itself on entering, never the
         # attack row when it deals no damage
         self.deploy_mask = 0 if self.self_exiles else (mask if self.damage > 0 else mask & 0b111000)
+        # ... those the pilot's deploy step looks at: none for a card that is not a character, or is
+        # a conversion (which enters the slot of the character it converts)
+        self.pick_mask = self.deploy_mask if self.is_char and not self.conversion else 0
         # the pilot's deploy scores: into an AF slot, into DF to step up later, as a filler
         self.attack_score = 20.0 + 2 * self.damage + (5.0 if self.aggressive else 0.0)
         self.step_score = 10.0 + self.damage

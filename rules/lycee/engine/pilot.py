@@ -101,25 +101,30 @@ class GreedyPilot(ScriptedPilot):
             tried: set[str] = set()
             if pool is not None and state.has_mana and state.mana_sources():
                 pool = None  # [コスト] mana may pay what the hand lacks
+            need_up = not (af_free or surplus > 0)  # only a character that can step up later
             for i, info in enumerate(infos):
-                if not info.is_char or info.code in tried:
-                    continue
-                tried.add(info.code)
-                if info.total_cost > avail - info.ex and not info.conversion:
-                    continue  # the rest of the hand has not the EX to pay it
-                up = info.up
-                if info.conversion:
+                m = info.pick_mask & free_mask  # (no damage: never the attack row; CardInfo)
+                if m:
+                    if (info.total_cost > avail - info.ex  # the rest of the hand has not the EX to pay it
+                            or (need_up and not info.up) or not names.isdisjoint(info.own)):
+                        continue
+                    code = info.code
+                    if code in tried:
+                        continue
+                    tried.add(code)
+                    slot = LOWEST_SLOT[m]  # the first free slot it may enter
+                elif info.conversion and info.is_char:
+                    code = info.code
+                    if code in tried:
+                        continue
+                    tried.add(code)
                     slots = state.deploy_slots(info.card, names, free)
                     if not slots:
                         continue
                     slot = slots[0]
                 else:
-                    if not (af_free or surplus > 0 or up):
-                        continue
-                    m = info.deploy_mask & free_mask  # (no damage: never the attack row; CardInfo)
-                    if not m or not names.isdisjoint(info.own):
-                        continue
-                    slot = LOWEST_SLOT[m]  # the first free slot it may enter
+                    continue
+                up = info.up
                 if slot < 3 and info.damage > 0:
                     score = info.attack_score
                 elif up and field[slot - 3] is None:
@@ -135,13 +140,12 @@ class GreedyPilot(ScriptedPilot):
                     # attribute the payment search would answer None (checked before it)
                     ex = info.ex
                     own = info.attr1
-                    short = False
                     for a, n in info.symbols:
                         if pool.get(a, 0) - (ex if a == own else 0) < n:
-                            short = True
                             break
-                    if short:
-                        continue
+                    else:
+                        candidates.append((score, -i, slot, info))
+                    continue
                 candidates.append((score, -i, slot, info))
             if candidates:
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
@@ -170,7 +174,7 @@ class GreedyPilot(ScriptedPilot):
             return best
         # 2b. Escape (free) a front-row character that deals no damage when a character in hand
         # that does could take its slot and is paid for
-        _, escape, engage, events, declarations, _, _ = state.pilot_flags
+        _, escape, engage, events, declarations, _, _, gainful = state.pilot_flags
         for s in (0, 1, 2) if escape else ():
             c = field[s]
             if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
@@ -187,7 +191,7 @@ class GreedyPilot(ScriptedPilot):
             if play is not None:
                 return play
         # 3. events whose modelled effects gain more than the cards they cost
-        for info in infos:
+        for info in infos if gainful else ():
             gain = info.event_gain
             if events:
                 progs = info.plan.get("event")

@@ -50,10 +50,11 @@ def _act_cards(cards: tuple[CardRecord, ...]) -> dict[str, tuple[CardRecord, ...
 
 def _pilot_flags(hooks: frozenset[str], keywords: frozenset[str]) -> tuple[bool, ...]:
     """What the pilot need look for at all: (Touch, Escape, Engage, events with programs, declared
-    abilities / items / areas with programs)."""
+    abilities / items / areas with programs, items / areas it plays for what they do, declared
+    abilities used in battle, events that gain something: modelled draws or mills, or programs)."""
     return ("touch" in keywords, "escape" in keywords, "engage" in keywords, "event" in hooks,
             bool(hooks & {"act", "hand_act", "dust_act", "equipped", "placed", "cont"}),
-            bool(hooks & {"item_area"}), "battle" in hooks)
+            bool(hooks & {"item_area"}), "battle" in hooks, "event" in hooks or "event_gain" in keywords)
 
 
 def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
@@ -76,6 +77,8 @@ def _build_deck_hooks(deck: Deck) -> tuple[frozenset[str], frozenset[str]]:
                 keywords.add("engage")
             if info.flags and "touch" in info.flags:
                 keywords.add("touch")
+            if info.event_gain:
+                keywords.add("event_gain")  # an event whose modelled draw / mill gains cards
     return frozenset(hooks), frozenset(keywords)
 
 
@@ -94,6 +97,27 @@ _PLAY_VERBS = frozenset({"deploy", "convert", "engage", "item", "area", "event"}
 def slot_name(slot: int) -> str:
     """``AF-L`` … ``DF-R`` for my slots 0..5, ``opp AF-L`` … for the dummy's slots 6..11."""
     return SLOTS[slot] if slot < 6 else f"opp {SLOTS[slot - 6]}"
+
+
+def _hand_view(hand: list[CardRecord], start: int, infos: list[CardInfo], mana: list, pool: dict[str, int] | None,
+               total: int) -> tuple[list[CardInfo], list, dict[str, int] | None, int]:
+    """``LyceeState.hand_view`` of ``hand``, its cards before ``start`` already in ``infos``,
+    ``mana``, ``pool`` and ``total`` (appended to)."""
+    get = CARD_INFO.get
+    for i in range(start, len(hand)):
+        c = hand[i]
+        info = get(c) or info_of(c)
+        infos.append(info)
+        mana.append(info.mana)
+        ex = info.ex
+        total += ex
+        if pool is not None:
+            a = info.attr1
+            if a is None:  # several attributes
+                pool = None
+            else:
+                pool[a] = pool.get(a, 0) + ex
+    return infos, mana, pool, total
 
 
 class LyceeState(EffectsMixin, GoldfishState):
@@ -263,27 +287,20 @@ class LyceeState(EffectsMixin, GoldfishState):
         if view is None:
             hand = self.hand
             last = self._hand_last
-            if last is not None and last[0] == hand:  # the hand as it was (CardRecord compares by identity)
-                view = memo["hand"] = last[1]
-                return view
-            get = CARD_INFO.get
-            infos = []
-            mana = []
-            pool: dict[str, int] | None = {}
-            total = 0
-            for c in hand:
-                info = get(c) or info_of(c)
-                infos.append(info)
-                mana.append(info.mana)
-                ex = info.ex
-                total += ex
-                if pool is not None:
-                    a = info.attr1
-                    if a is None:  # several attributes
-                        pool = None
-                    else:
-                        pool[a] = pool.get(a, 0) + ex
-            view = memo["hand"] = (infos, mana, pool, total)
+            if last is None:
+                view = _hand_view(hand, 0, [], [], {}, 0)
+            else:
+                old = last[0]
+                if old == hand:  # the hand as it was (CardRecord compares by identity)
+                    view = memo["hand"] = last[1]
+                    return view
+                n = len(old)
+                if len(hand) > n and hand[:n] == old:  # cards added at its end (a draw): extend the last view
+                    infos, mana, pool, total = last[1]
+                    view = _hand_view(hand, n, infos.copy(), mana.copy(), None if pool is None else pool.copy(), total)
+                else:
+                    view = _hand_view(hand, 0, [], [], {}, 0)
+            memo["hand"] = view
             self._hand_last = (hand.copy(), view)
         return view
 
