@@ -36,7 +36,8 @@ class CardPagination(StrictPageNumberPagination):
         except InvalidPage as exc:
             raise NotFound(f"invalid page {number!r}: {exc}") from None
         self.request = request
-        return list(self.page)
+        rows = self.page.object_list  # a list already: not copied through Page.__getitem__ row by row
+        return rows if isinstance(rows, list) else list(rows)
 
     def get_paginated_response(self, data: Any) -> Response:
         paginator = self.page.paginator
