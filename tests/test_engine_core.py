@@ -139,3 +139,28 @@ def test_per_turn_series_count_what_each_own_turn_added():
             state.counters["y"] += 2 * i
         assert state.per_turn() == {"xs": [0, 1, 2], "ys": [0, 2, 4]} if cls is Two else {"xs": [0, 1, 2]}
         assert state.turn == 3
+
+
+def _shuffle_by_lambda(rng: random.Random, cards: list) -> None:
+    """The shuffle as it was written first (a Python key function per card)."""
+    rnd = rng.random
+    cards.sort(key=lambda _: rnd())
+
+
+def test_the_shuffle_is_the_sort_on_one_random_key_per_card():
+    # _zones.shuffle gives exactly the permutation (and leaves the RNG in exactly the state) of the
+    # sort keyed by one rng.random() per card, for every deck size the engines shuffle and then some
+    from rules.engine._zones import shuffle
+
+    for seed in range(3000):
+        for n in (0, 1, 2, 3, 7, 30, 49, 50, 60, 61, 100):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(f"{seed}:{n}"), random.Random(f"{seed}:{n}")
+            shuffle(ra, a)
+            _shuffle_by_lambda(rb, b)
+            assert a == b
+            assert ra.getstate() == rb.getstate()
+    # a shuffled list is a permutation of the cards (nothing lost or added)
+    deck = list(range(50))
+    shuffle(random.Random(7), deck)
+    assert sorted(deck) == list(range(50)) and deck != list(range(50))

@@ -436,19 +436,35 @@ def play_game(
     log: bool = False,
 ) -> tuple[GameResult, EventLog | None]:
     """Play game ``index`` of a job with ``seed``; the same arguments always give the same game."""
-    engine = get_engine(deck.game)
-    opts = {**engine.default_options, **(options or {})}
-    opts.setdefault("turn_cap", DEFAULT_TURN_CAP)
-    the_pilot = engine.pilots[pilot or engine.default_pilot]()
-    event_log = EventLog() if log else None
-    state = engine.new_state(deck, game_rng(seed, index), index, opts, event_log)
-    if hasattr(state, "play_out") and hasattr(the_pilot, "decide"):
-        state.play_out(the_pilot)  # the fast path of ScriptedState (same game, no Action objects)
-    else:
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            state.apply(actions[0] if len(actions) == 1 else the_pilot.choose(state, actions))
-    return state.result(), event_log
+    return _Run(deck, options, pilot).play(seed, index, log)
+
+
+class _Run:
+    """What every game of a run shares, looked up once: the engine, the options (engine defaults
+    and the turn cap filled in) and the pilot's factory (each game gets a new pilot)."""
+
+    __slots__ = ("deck", "new_pilot", "new_state", "opts")
+
+    def __init__(self, deck: Deck, options: Mapping[str, Any] | None, pilot: str | None) -> None:
+        engine = get_engine(deck.game)
+        opts = {**engine.default_options, **(options or {})}
+        opts.setdefault("turn_cap", DEFAULT_TURN_CAP)
+        self.deck = deck
+        self.opts = opts
+        self.new_state = engine.new_state
+        self.new_pilot = engine.pilots[pilot or engine.default_pilot]
+
+    def play(self, seed: int | str, index: int, log: bool = False) -> tuple[GameResult, EventLog | None]:
+        the_pilot = self.new_pilot()
+        event_log = EventLog() if log else None
+        state = self.new_state(self.deck, game_rng(seed, index), index, self.opts, event_log)
+        if hasattr(state, "play_out") and hasattr(the_pilot, "decide"):
+            state.play_out(the_pilot)  # the fast path of ScriptedState (same game, no Action objects)
+        else:
+            while not state.is_terminal():
+                actions = state.legal_actions()
+                state.apply(actions[0] if len(actions) == 1 else the_pilot.choose(state, actions))
+        return state.result(), event_log
 
 
 @dataclass
@@ -480,14 +496,18 @@ class RunStats:
             self.loss_turns[r.turn] = self.loss_turns.get(r.turn, 0) + 1
         if r.reason:
             self.reasons[r.reason] = self.reasons.get(r.reason, 0) + 1
+        counters = self.counters
         for k, v in r.counters.items():
-            self.counters[k] = self.counters.get(k, 0) + v
+            counters[k] = counters.get(k, 0) + v
         for series, values in r.per_turn.items():
             bucket = self.per_turn.setdefault(series, {})
             for i, v in enumerate(values, start=1):
                 bucket[i] = bucket.get(i, 0) + v
+        first_playable = self.first_playable
         for code, turn in r.first_playable.items():
-            bucket = self.first_playable.setdefault(code, {})
+            bucket = first_playable.get(code)
+            if bucket is None:
+                bucket = first_playable[code] = {}
             bucket[turn] = bucket.get(turn, 0) + 1
 
     def merge(self, other: RunStats) -> RunStats:
@@ -659,9 +679,10 @@ def run_games(
 ) -> RunStats:
     """Play the games with the given indices and total their statistics."""
     stats = RunStats(game=deck.game)
+    play = _Run(deck, options, pilot).play
+    add = stats.add
     for i in indices:
-        result, _ = play_game(deck, seed, i, options=options, pilot=pilot)
-        stats.add(result)
+        add(play(seed, i)[0])
     return stats
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.cards import CardRecord
 from rules.engine.core import ScriptedPilot
 
-from .characters import STAND, identity
+from .characters import STAND
 from .state import ALLY_SLOTS, PARTNER_SLOT, ChaosState
 
 
@@ -52,7 +52,7 @@ class GreedyPilot(ScriptedPilot):
     def d_upkeep(self, state: ChaosState) -> tuple:
         if not state.hand:
             return ("release",)
-        return ("discard", min(state.hand, key=state.card_value).code)
+        return ("discard", state.worst_card(state.hand).code)
 
     def d_main(self, state: ChaosState) -> tuple:
         # In priority order: an early MAIN event, a level up (from the hand, then an EXTRA's), an
@@ -65,9 +65,7 @@ class GreedyPilot(ScriptedPilot):
         pcard = p.card
         hand = state.hand
         early = state.early_events
-        same = ()  # the partner's title+name: the codes that level it up
-        if "levelup" not in used:
-            same = state.same_identity(state.idents.get(pcard.code) or identity(pcard))
+        same = () if "levelup" in used else state.levelup_codes(pcard)  # (the codes that level it up)
         if early or same:
             level = None
             for c in hand:
@@ -97,10 +95,11 @@ class GreedyPilot(ScriptedPilot):
                 if card.card_type == "extra":
                     extra_on_field = True
         if level_extra and extra_on_field:
-            ups = state.extra_levelups()
-            if ups:
-                return ("levelup_extra", *ups[0])
+            up = state.first_extra_levelup()
+            if up is not None:
+                return ("levelup_extra", *up)
         if extra:
+            hand_persons = None  # (the persons of the hand's characters, once needed)
             seen: list[str] = []
             prev = None
             for ex in extra:  # each code once
@@ -119,7 +118,9 @@ class GreedyPilot(ScriptedPilot):
                         break
                 else:
                     continue
-                base = state.first_stronger_extra(ex, names)
+                if hand_persons is None:
+                    hand_persons = {c.person for c in hand if c.card_type == "character"}
+                base = state.first_stronger_extra(ex, names, hand_persons)
                 if base >= 0:
                     return ("extra", code, base)
         if not summon:
@@ -182,11 +183,15 @@ class GreedyPilot(ScriptedPilot):
         plan = state.plans[c.code]
         if plan.takes and len(state.deck) < plan.takes + 6:
             return None
-        if plan.fetch and not any(w.card_type == "character" for w in state.waiting):
+        if plan.fetch:
+            for w in state.waiting:
+                if w.card_type == "character":
+                    break
+            else:
+                return None
+        if not state._usable(plan, "MAIN"):  # (state.can_use(c, "MAIN"))
             return None
-        if not state.can_use(c, "MAIN"):
-            return None
-        return ("event", c.code, state.event_targets(c)[0])
+        return ("event", c.code, state._targets(plan)[0])  # (state.event_targets(c)[0])
 
     def d_attack(self, state: ChaosState) -> tuple:
         # the strongest ally that can attack (ties: the lowest slot), else the partner
@@ -214,4 +219,4 @@ class GreedyPilot(ScriptedPilot):
         return ("attack", PARTNER_SLOT) if state.deck else ("attack", PARTNER_SLOT, "no_draw")
 
     def d_discard(self, state: ChaosState) -> tuple:
-        return ("discard", min(state.hand, key=state.card_value).code)
+        return ("discard", state.worst_card(state.hand).code)

@@ -168,6 +168,9 @@ class ChaosState(GoldfishState):
     PER_TURN = {"milled": "deck_damage"}
     DECK_ZONES = ("extra",)
     upkeeping: tuple[int, str] = (-1, "")
+    # the pilot the turn script asks itself and its dispatch table (``play_out``'s fast path), else None
+    _pilot: Any = None
+    _ask: Mapping[str, Any] | None = None
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         size = int(opts.get("dummy_deck_size", 50))
@@ -201,6 +204,8 @@ class ChaosState(GoldfishState):
         self.upkeeping = (-1, "")
         self._values_for: Any = _UNSET  # card_value's table is for this partner card
         self._values: dict[CardRecord, float] = {}
+        self._levelup_for: Any = _UNSET  # levelup_codes is for this partner card
+        self._levelup_codes: frozenset[str] = frozenset()
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -264,35 +269,39 @@ class ChaosState(GoldfishState):
             self.owaiting += self.ohand - HAND_LIMIT
             self.ohand = HAND_LIMIT
 
+    # -- the fast path: the pilot asked by the script itself --------------------------------------
+    def play_out(self, pilot: Any) -> None:
+        """``ScriptedState.play_out``; with a pilot that has a ``dispatch`` table (a
+        ``ScriptedPilot``: the greedy one), the turn script calls it itself at every decision
+        (``self._ask[kind](pilot, self)`` in place of ``yield kind``): the same choice at the same
+        moment, without a generator round trip (``pending`` then stays at the last decision
+        yielded). The contract's ``legal_actions``/``apply`` drive the same script by its ``yield``s."""
+        dispatch = getattr(pilot, "dispatch", None)
+        if dispatch is not None:
+            self._ask, self._pilot = dispatch, pilot
+        super().play_out(pilot)
+
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
-        log = self.log
+        ask, pilot = self._ask, self._pilot
         field = self.field
         self.used.clear()
-        # 1. beginning: improve one step, pay maintain
+        # 1. beginning: improve one step, pay maintain, Set cards' upkeep
         for c in field:
             if c is not None and not c.face_down and c.state:
                 c.state -= 1
         for slot, c in enumerate(field):  # (a maintain decision changes no slot)
             if c is not None and not c.face_down and "maintain" in c.card.keywords:
                 self.maintaining = slot
-                choice = yield "maintain"
+                choice = ask["maintain"](pilot, self) if ask else (yield "maintain")
                 self.maintaining = -1
-                if choice[0] == "pay":
-                    self._pay_maintain(c)
-                else:
-                    c.face_down = True
-                    self.counters["maintain_skipped"] += 1
-                    if log is not None:
-                        self.say("me", "maintain", "maintain_skipped", card=c.card.name)
+                self._maintain(c, choice[0] == "pay")
         for slot in range(5) if self.equipped else ():
-            c = self.field[slot]
-            if c is None or not c.sets:
-                continue
-            for st in list(c.sets):
+            c = field[slot]
+            for st in list(c.sets) if c is not None else ():
                 if self.plan(st).upkeep:
                     self.upkeeping = (slot, st.code)
-                    choice = yield "upkeep"
+                    choice = ask["upkeep"](pilot, self) if ask else (yield "upkeep")
                     self.upkeeping = (-1, "")
                     if choice[0] == "discard":
                         self._discard(choice[1], self.waiting)
@@ -303,38 +312,14 @@ class ChaosState(GoldfishState):
         # 3. main (what can be played at all this turn can be played at its start)
         self._note_playable(turn)
         while True:
-            choice = yield "main"
-            kind = choice[0]
-            if kind == "end":
+            choice = ask["main"](pilot, self) if ask else (yield "main")
+            if choice[0] == "end":
                 break
-            if kind == "levelup":
-                card = take(self.hand, choice[1])
-                self.used.add("levelup")
-                p = self.partner
-                level_up(p, card)
-                self.counters["partner_levelups"] += 1
-                if log is not None:
-                    self.say("me", "levelup", "levelup", card=card.name, atk=p.atk, dfn=p.dfn)
-                self._trigger(p, "levels_up", PARTNER_SLOT)
-            elif kind == "summon":
-                self._summon(choice[1], choice[2])
-            elif kind == "extra":
-                self._play_extra(choice[1], choice[2])
-            elif kind == "levelup_extra":
-                self._levelup_extra(choice[1], choice[2], choice[3])
-            elif kind == "event":
-                self._play_event(choice[1], choice[2], "MAIN")
-            elif kind == "set":
-                self._equip(choice[1], choice[2])
+            self._main_action(choice)
         # 4. battle (none on the first player's turn 1)
-        if not (turn == 1 and self.went_first):
+        if turn > 1 or not self.went_first:
             if self.battle_start:
-                plans, starters = self.plans, self.data.battle_starters
-                for slot, c in enumerate(field):  # (a trigger changes no slot)
-                    if c is not None and not c.face_down and (
-                            c.card.code in starters if c.card.code in plans
-                            else "battle_phase_start" in plan_of(c.card).on):
-                        self._trigger(c, "battle_phase_start", slot)
+                self._battle_starts()
             no = self.no_attack
             while True:  # while a character can attack (``_attackers()`` not empty)
                 for c in field:
@@ -342,16 +327,68 @@ class ChaosState(GoldfishState):
                         break
                 else:
                     break
-                choice = yield "attack"
+                choice = ask["attack"](pilot, self) if ask else (yield "attack")
                 verb = choice[0]
                 if verb == "end":
                     break
                 if verb == "event":
                     self._play_event(choice[1], choice[2], "BATTLE")
-                    continue
-                self._attack(choice[1], len(choice) < 3)
-        # 5. end: "until end of turn" changes end, damage resets, one face-down character turns
-        # face-up, the partner improves
+                else:
+                    self._attack(choice[1], len(choice) < 3)
+        # 5. end
+        self._end_phase()
+        while len(self.hand) > HAND_LIMIT:
+            choice = ask["discard"](pilot, self) if ask else (yield "discard")
+            self._discard(choice[1], self.waiting)
+
+    def _maintain(self, c: Char, pay: bool) -> None:
+        if pay:
+            self._pay_maintain(c)
+            return
+        c.face_down = True
+        self.counters["maintain_skipped"] += 1
+        if self.log is not None:
+            self.say("me", "maintain", "maintain_skipped", card=c.card.name)
+
+    def _main_action(self, choice: tuple) -> None:
+        """Play a ``main`` decision's option other than ``("end",)``."""
+        kind = choice[0]
+        if kind == "summon":
+            self._summon(choice[1], choice[2])
+        elif kind == "event":
+            self._play_event(choice[1], choice[2], "MAIN")
+        elif kind == "set":
+            self._equip(choice[1], choice[2])
+        elif kind == "extra":
+            self._play_extra(choice[1], choice[2])
+        elif kind == "levelup_extra":
+            self._levelup_extra(choice[1], choice[2], choice[3])
+        elif kind == "levelup":
+            self._levelup(choice[1])
+
+    def _levelup(self, code: str) -> None:
+        """The partner levels up with ``code`` from the hand."""
+        card = take(self.hand, code)
+        self.used.add("levelup")
+        p = self.partner
+        level_up(p, card)
+        self.counters["partner_levelups"] += 1
+        if self.log is not None:
+            self.say("me", "levelup", "levelup", card=card.name, atk=p.atk, dfn=p.dfn)
+        self._trigger(p, "levels_up", PARTNER_SLOT)
+
+    def _battle_starts(self) -> None:
+        """The start-of-battle triggers of the characters face up."""
+        plans, starters = self.plans, self.data.battle_starters
+        for slot, c in enumerate(self.field):  # (a trigger changes no slot)
+            if c is not None and not c.face_down and (
+                    c.card.code in starters if c.card.code in plans
+                    else "battle_phase_start" in plan_of(c.card).on):
+                self._trigger(c, "battle_phase_start", slot)
+
+    def _end_phase(self) -> None:
+        """"Until end of turn" changes end, damage resets, one face-down character turns face up, the
+        partner improves (the hand limit comes after, in the script: it asks decisions)."""
         eot = self.eot
         if eot:
             for c, atk, dfn in eot:
@@ -359,20 +396,17 @@ class ChaosState(GoldfishState):
                 c.dfn -= dfn
             eot.clear()
         flip = True
-        for c in field:
+        for c in self.field:
             if c is not None:
                 c.dmg = 0
                 if flip and c.face_down:  # the first face-down one
                     flip = False
                     c.face_down = False
-                    if log is not None:
+                    if self.log is not None:
                         self.say("me", "end", "face_up", card=c.card.name)
-        p = field[PARTNER_SLOT]
+        p = self.field[PARTNER_SLOT]
         if p.state:
             p.state -= 1
-        while len(self.hand) > HAND_LIMIT:
-            _, code = yield "discard"
-            self._discard(code, self.waiting)
 
     def _note_playable(self, turn: int) -> None:
         fp = self.first_playable
@@ -387,6 +421,13 @@ class ChaosState(GoldfishState):
                     if self.ident(c) != pid:
                         continue
                 fp[c.code] = turn
+
+    def levelup_codes(self, pcard: CardRecord) -> frozenset[str]:
+        """``same_identity(ident(pcard))`` for the partner's card ``pcard`` (kept while it is the same)."""
+        if pcard is not self._levelup_for:
+            self._levelup_for = pcard
+            self._levelup_codes = self.same_identity(self.ident(pcard))
+        return self._levelup_codes
 
     def same_identity(self, ident: str) -> frozenset[str]:
         """The codes of the deck's cards whose title+name is ``ident``."""
@@ -403,7 +444,7 @@ class ChaosState(GoldfishState):
     def _pay_maintain(self, c: Char) -> None:
         cost = c.card.keyword_costs.get("maintain") or {}
         for _ in range(int(cost.get("discard", 0))):
-            worst = min(self.hand, key=self.card_value)
+            worst = self.worst_card(self.hand)
             self.hand.remove(worst)
             self.waiting.append(worst)
         for _ in range(int(cost.get("mill", 0))):
@@ -509,8 +550,8 @@ class ChaosState(GoldfishState):
             elif k == "discard":  # a: optional
                 done = False
                 if self.hand:
-                    worst = min(self.hand, key=self.card_value)
-                    if not a or self.card_value(worst) <= 1.0:
+                    worst = self.worst_card(self.hand)
+                    if not a or self._values[worst] <= 1.0:
                         self.hand.remove(worst)
                         self.waiting.append(worst)
                         done = True
@@ -523,7 +564,7 @@ class ChaosState(GoldfishState):
                 for _ in range(c):
                     if not cands:
                         break
-                    best = max(cands, key=self.card_value)
+                    best = max(cands, key=self._valued(cands).__getitem__)
                     cands.remove(best)
                     pool.remove(best)
                     self.hand.append(best)
@@ -579,36 +620,63 @@ class ChaosState(GoldfishState):
         """EXTRA level ups: (an identical EXTRA in the extra deck, the slot of the EXTRA on the field,
         a hand card naming one of its persons)."""
         out: list[tuple[str, int, str]] = []
-        extra = self.extra
-        if not extra:
+        if not self.extra:
             return out
         for slot, c in enumerate(self.field):
-            if c is None:
+            if c is None or c.card.card_type != "extra":
                 continue
-            card = c.card
-            if card.card_type != "extra":
-                continue
-            persons = card.extra_persons
+            persons = c.card.extra_persons
             codes: list[str] = []  # distinct, in hand order
             for h in self.hand:
                 if h.person in persons and h.card_type == "character" and h.code not in codes:
                     codes.append(h.code)
             if not codes:
                 continue
-            ids = self.idents
-            ident = ids.get(card.code) or identity(card)
-            same = None
-            for x in extra:
-                if (ids.get(x.code) or identity(x)) == ident:
-                    same = x
-                    break
-            if same is None or not self.can_level_up(same):
-                continue
-            out.extend((same.code, slot, code) for code in codes)
+            same = self._identical_extra(c.card)
+            if same is not None:
+                out.extend((same.code, slot, code) for code in codes)
         return out
 
+    def first_extra_levelup(self) -> tuple[str, int, str] | None:
+        """``extra_levelups()[0]`` (None: there is none), without the others."""
+        if not self.extra:
+            return None
+        hand = self.hand
+        for slot, c in enumerate(self.field):
+            if c is None or c.card.card_type != "extra":
+                continue
+            persons = c.card.extra_persons
+            for h in hand:
+                if h.person in persons and h.card_type == "character":
+                    same = self._identical_extra(c.card)
+                    if same is not None:
+                        return same.code, slot, h.code
+                    break
+        return None
+
+    def _can_levelup_extra(self, code: str, slot: int, discard: str) -> bool:
+        """``(code, slot, discard) in self.extra_levelups()``, for that one level up."""
+        c = self.field[slot] if 0 <= slot < 5 else None
+        if c is None or c.card.card_type != "extra":
+            return False
+        persons = c.card.extra_persons
+        for h in self.hand:
+            if h.code == discard and h.person in persons and h.card_type == "character":
+                same = self._identical_extra(c.card)
+                return same is not None and same.code == code
+        return False
+
+    def _identical_extra(self, card: CardRecord) -> CardRecord | None:
+        """The first EXTRA of the extra deck with ``card``'s title+name, if its level up is allowed."""
+        ids = self.idents
+        ident = ids.get(card.code) or identity(card)
+        for x in self.extra:
+            if (ids.get(x.code) or identity(x)) == ident:
+                return x if self.can_level_up(x) else None
+        return None
+
     def _levelup_extra(self, code: str, slot: int, discard: str) -> None:
-        if "levelup" in self.used or (code, slot, discard) not in self.extra_levelups():
+        if "levelup" in self.used or not self._can_levelup_extra(code, slot, discard):
             raise ValueError(f"EXTRA {code} cannot level up on slot {slot} discarding {discard}")
         self.used.add("levelup")
         dropped = take(self.hand, discard)
@@ -660,9 +728,11 @@ class ChaosState(GoldfishState):
                 out.append((base, *way))
         return out
 
-    def first_stronger_extra(self, ex: CardRecord, names: dict[str, int]) -> int:
+    def first_stronger_extra(self, ex: CardRecord, names: dict[str, int], hand_persons: Any = None) -> int:
         """The base slot of the first way to play ``ex`` (in ``extra_plan`` order) on a character
-        with less ATK than ``ex`` has, or -1 (the greedy pilot's choice, without the other ways)."""
+        with less ATK than ``ex`` has, or -1 (the greedy pilot's choice, without the other ways).
+        ``hand_persons`` (the persons of the hand's characters, if the caller has them) rules out
+        at once a way whose other persons are neither on the field nor in the hand."""
         persons = ex.extra_persons
         atk = ex.atk or 0
         field = self.field
@@ -673,9 +743,28 @@ class ChaosState(GoldfishState):
             c = field[base]
             if c.card.card_type == "extra" or atk <= c.atk:
                 continue
-            if self._extra_way(persons, base_person, base, names) is not None:
+            if hand_persons is not None:
+                for other in persons:
+                    if other not in names and other not in hand_persons:
+                        break
+                else:
+                    if self._extra_way(persons, base_person, base, names) is not None:
+                        return base
+            elif self._extra_way(persons, base_person, base, names) is not None:
                 return base
         return -1
+
+    def _extra_way_on(self, ex: CardRecord, base: int) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
+        """The way of ``extra_plan(ex)`` whose base slot is ``base`` (``ValueError``: none)."""
+        names = self.names_on_field()
+        persons = ex.extra_persons
+        if base != PARTNER_SLOT and self.field[base] is not None and self.field[base].card.card_type != "extra":
+            for base_person in persons:
+                if names.get(base_person) == base:
+                    way = self._extra_way(persons, base_person, base, names)
+                    if way is not None:
+                        return (base, *way)
+        raise ValueError(f"EXTRA {ex.code} cannot be played on slot {base}")
 
     def _extra_way(self, persons: tuple[str, ...], base_person: str, base: int, names: dict[str, int]
                    ) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
@@ -703,7 +792,7 @@ class ChaosState(GoldfishState):
 
     def _play_extra(self, code: str, base: int) -> None:
         ex = take(self.extra, code)
-        plan = next(p for p in self.extra_plan(ex) if p[0] == base)
+        plan = self._extra_way_on(ex, base)  # (the way of extra_plan(ex) on base)
         self.used.add("extra")
         self.counters["extras"] += 1
         for c in plan[1]:
@@ -787,16 +876,32 @@ class ChaosState(GoldfishState):
         """How much the pilot wants to keep a hand card (the hand limit discards the lowest).
 
         It depends on the card and the partner's card only: kept per deck and partner card."""
-        p = self.field[PARTNER_SLOT]
-        pcard = p.card if p is not None else None
-        values = self._values
-        if pcard is not self._values_for:
-            self._values_for = pcard
-            values = self._values = self.data.values.setdefault(pcard, {})
+        values = self._value_table()
         v = values.get(card)
         if v is None:
             v = values[card] = self._card_value(card)
         return v
+
+    def _value_table(self) -> dict[CardRecord, float]:
+        """``card_value``'s table for the current partner card (the values met so far)."""
+        p = self.field[PARTNER_SLOT]
+        pcard = p.card if p is not None else None
+        if pcard is not self._values_for:
+            self._values_for = pcard
+            self._values = self.data.values.setdefault(pcard, {})
+        return self._values
+
+    def _valued(self, cards: list[CardRecord]) -> dict[CardRecord, float]:
+        """``card_value``'s table holding every card of ``cards``."""
+        values = self._value_table()
+        for c in cards:
+            if c not in values:
+                values[c] = self._card_value(c)
+        return values
+
+    def worst_card(self, cards: list[CardRecord]) -> CardRecord:
+        """``min(cards, key=self.card_value)``: the first card of the lowest value."""
+        return min(cards, key=self._valued(cards).__getitem__)
 
     def _card_value(self, card: CardRecord) -> float:
         if card.card_type == "character":
