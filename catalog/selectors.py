@@ -405,14 +405,18 @@ def _run_pipelined(raw: Any, body: str, limit_ms: str, *, nested: bool, prepare:
     if raw.prepared_max != PREPARED_MAX:
         raw.prepared_max = PREPARED_MAX
     cursor_class = _prepared_cursor_class(prepare)
-    with connection.wrap_database_errors, _django_cursor(cursor_class(raw)) as setup, \
-            _django_cursor(cursor_class(raw)) as page:
-        with raw.pipeline():
-            setup.execute(_SAVE_AND_SET_TIMEOUT if nested else _SET_TIMEOUT, [limit_ms])
-            page.execute(body)
-            if nested:
+    with connection.wrap_database_errors, _django_cursor(cursor_class(raw)) as page:
+        if not nested:  # one cursor: its result is the last statement's
+            with raw.pipeline():
+                page.execute(_SET_TIMEOUT, [limit_ms])
+                page.execute(body)
+            return page.fetchall()
+        with _django_cursor(cursor_class(raw)) as setup:
+            with raw.pipeline():
+                setup.execute(_SAVE_AND_SET_TIMEOUT, [limit_ms])
+                page.execute(body)
                 setup.execute(_RESTORE_TIMEOUT)
-        return page.fetchall()
+            return page.fetchall()
 
 
 def _run_simple(body: str, limit_ms: str, *, nested: bool) -> list[tuple[Any, ...]]:
