@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 from ..cards import CardRecord
@@ -71,8 +72,8 @@ def shuffle(rng: Any, cards: list) -> None:
     through here so games stay reproducible from the seed alone.
 
     ``list.sort`` computes the keys first, card by card in list order; the key of a card is
-    ``next(keys, card)`` on an endless iterator of ``rng.random()`` values (``random()`` is never
-    -1.0), so card ``i`` gets the ``i``-th value, as with ``key=lambda _: rng.random()``, with no
-    Python frame per card (tests/test_engine_core.py compares both over many seeds and sizes).
+    ``next(keys, card)`` on an endless iterator of ``rng.random()`` values, so card ``i`` gets the
+    ``i``-th value, as with ``key=lambda _: rng.random()``, with no Python frame per card
+    (tests/test_engine_core.py compares both over many seeds and sizes).
     """
-    cards.sort(key=partial(next, iter(rng.random, -1.0)))
+    cards.sort(key=partial(next, map(type(rng).random, repeat(rng))))

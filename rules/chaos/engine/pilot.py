@@ -100,16 +100,7 @@ class GreedyPilot(ScriptedPilot):
                 return ("levelup_extra", *up)
         if extra:
             hand_persons = None  # (the persons of the hand's characters, once needed)
-            seen: list[str] = []
-            prev = None
-            for ex in extra:  # each code once
-                if ex is prev:
-                    continue
-                prev = ex
-                code = ex.code
-                if code in seen:
-                    continue
-                seen.append(code)
+            for ex in state.extra_kinds():  # each code once
                 atk = ex.atk or 0
                 # only when it would be stronger than a character of one of its persons
                 for person in ex.extra_persons:
@@ -122,7 +113,7 @@ class GreedyPilot(ScriptedPilot):
                     hand_persons = {c.person for c in hand if c.card_type == "character"}
                 base = state.first_stronger_extra(ex, names, hand_persons)
                 if base >= 0:
-                    return ("extra", code, base)
+                    return ("extra", ex.code, base)
         if not summon:
             return self._set_or_end(state, hand)
         conditional = state.summon_conditional

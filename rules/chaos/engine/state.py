@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Generator, Mapping
-from itertools import islice, repeat
+from itertools import repeat
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
@@ -97,7 +97,7 @@ def _shuffle_flags(rng: Any, flags: list[bool]) -> None:
     if copies > 8 or any(flags[copies:]):  # not that shape: the general shuffle
         shuffle(rng, flags)
         return
-    keys = list(islice(iter(rng.random, 2.0), n))  # (random() < 1: the sentinel never comes)
+    keys = list(map(type(rng).random, repeat(rng, n)))  # (n calls of rng.random(), in C)
     ordered = sorted(keys)
     flags[:] = repeat(False, n)
     for i in range(copies):
@@ -167,10 +167,12 @@ class ChaosState(GoldfishState):
     )
     PER_TURN = {"milled": "deck_damage"}
     DECK_ZONES = ("extra",)
-    upkeeping: tuple[int, str] = (-1, "")
-    # the pilot the turn script asks itself and its dispatch table (``play_out``'s fast path), else None
-    _pilot: Any = None
-    _ask: Mapping[str, Any] | None = None
+    # The game's own attributes live in slots (set in ``_new_game``): read faster than those of the
+    # instance dict, which holds the common ones (``GoldfishState``) and anything a test adds.
+    __slots__ = ("_ask", "_extra_kinds", "_levelup_codes", "_levelup_for", "_pilot", "_values", "_values_for",
+                 "battle_start", "data", "early_events", "eot", "equipped", "extra", "field", "free_pumps", "idents",
+                 "looked", "maintaining", "no_attack", "odeck", "ohand", "opartner_level", "opening_hand", "owaiting",
+                 "partner_hint", "plans", "pump_events", "summon_conditional", "upkeeping", "used", "waiting")
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
         size = int(opts.get("dummy_deck_size", 50))
@@ -206,6 +208,10 @@ class ChaosState(GoldfishState):
         self._values: dict[CardRecord, float] = {}
         self._levelup_for: Any = _UNSET  # levelup_codes is for this partner card
         self._levelup_codes: frozenset[str] = frozenset()
+        self._extra_kinds: tuple[list[CardRecord], int, list[CardRecord]] | None = None  # (extra_kinds)
+        # the pilot the turn script asks itself and its dispatch table (``play_out``'s fast path), else None
+        self._pilot: Any = None
+        self._ask: Mapping[str, Any] | None = None
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -615,6 +621,19 @@ class ChaosState(GoldfishState):
         self.waiting.append(card)
         if self.log is not None:
             self.say("me", "set", "release", card=card.name)
+
+    def extra_kinds(self) -> list[CardRecord]:
+        """The first card of each code of the extra deck, in its order (kept while the extra deck is
+        the same list with the same length: the engine only takes cards from it)."""
+        extra = self.extra
+        kinds = self._extra_kinds
+        if kinds is None or kinds[0] is not extra or kinds[1] != len(extra):
+            firsts: dict[str, CardRecord] = {}
+            for ex in extra:
+                if ex.code not in firsts:
+                    firsts[ex.code] = ex
+            kinds = self._extra_kinds = (extra, len(extra), list(firsts.values()))
+        return kinds[2]
 
     def extra_levelups(self) -> list[tuple[str, int, str]]:
         """EXTRA level ups: (an identical EXTRA in the extra deck, the slot of the EXTRA on the field,
