@@ -6,7 +6,10 @@ transaction, rolled back), so a slow query can never hold a web worker for longe
 
 - PostgreSQL: ``set_config('statement_timeout', ..., true)``, i.e. ``SET LOCAL``: only for this
   transaction. Inside an outer transaction (a test, an ``atomic`` view) the previous value is put
-  back when the block ends.
+  back when the block ends. Synchronized sequential scans are off for the block the same way: a
+  capped count (``LIMIT`` over a sequential scan of the cards table) then reads the same stretch of
+  the table every time instead of starting where the last scan stopped (see
+  ``catalog.selectors._SET_TIMEOUT``: the same statement read 610 to 5,430 buffers).
 - SQLite: a progress handler that interrupts the running statement once the deadline has passed
   (checked every ``SQLITE_STEPS`` virtual-machine steps; removed when the block ends). No
   transaction: it would take the write lock (``BEGIN IMMEDIATE``, ``config.settings.SQLITE_OPTIONS``).
@@ -69,9 +72,10 @@ def _arm(conn: Any, seconds: float, nested: bool) -> Any:
         with conn.cursor() as cursor:
             previous = None
             if nested:
-                cursor.execute("SELECT current_setting('statement_timeout')")
-                previous = cursor.fetchone()[0]
-            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{max(1, int(seconds * 1000))}ms"])
+                cursor.execute("SELECT current_setting('statement_timeout'), current_setting('synchronize_seqscans')")
+                previous = cursor.fetchone()
+            cursor.execute("SELECT set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)",
+                           [f"{max(1, int(seconds * 1000))}ms"])
         return ("postgresql", previous)
     if conn.vendor == "sqlite":
         conn.ensure_connection()
@@ -85,6 +89,7 @@ def _disarm(conn: Any, restore: Any, *, restore_previous: bool) -> None:
     vendor, previous = restore
     if vendor == "postgresql" and previous is not None and restore_previous and not conn.needs_rollback:
         with conn.cursor() as cursor:
-            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
+            cursor.execute("SELECT set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', %s, true)",
+                           list(previous))
     elif vendor == "sqlite" and conn.connection is not None:
         conn.connection.set_progress_handler(None, 0)

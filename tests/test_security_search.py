@@ -183,3 +183,25 @@ def test_the_deck_builders_finder_runs_under_the_timeout_too(cards, slow_search,
     found = decks.typeahead.typeahead(game="ws", q="name:nomatchzzz")  # every card read: no early stop
     assert time.monotonic() - t0 < 1.4
     assert found.cards == [] and "0.3 seconds" in found.error
+
+
+@pytest.mark.postgres
+def test_the_timeout_block_turns_synchronized_scans_off_and_puts_both_back():
+    """``statement_timeout`` (the pages' and the deck builder's searches) runs its block with the
+    timeout and without synchronized sequential scans (a capped count reads the same stretch of the
+    table every time), and an outer transaction's own values come back after it."""
+    from django.db import transaction
+
+    from config.dbtimeout import statement_timeout
+
+    def current() -> tuple[str, str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('statement_timeout'), current_setting('synchronize_seqscans')")
+            return cursor.fetchone()
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL statement_timeout = '7s'")
+        with statement_timeout(2.5):
+            assert current() == ("2500ms", "off")
+        assert current() == ("7s", "on")
