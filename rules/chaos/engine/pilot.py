@@ -110,7 +110,10 @@ class GreedyPilot(ScriptedPilot):
                 else:
                     continue
                 if hand_persons is None:
-                    hand_persons = {c.person for c in hand if c.card_type == "character"}
+                    hand_persons = set()
+                    for c in hand:
+                        if c.card_type == "character":
+                            hand_persons.add(c.person)
                 base = state.first_stronger_extra(ex, names, hand_persons)
                 if base >= 0:
                     return ("extra", ex.code, base)
@@ -133,8 +136,11 @@ class GreedyPilot(ScriptedPilot):
             slot = names.get(c.person)
             if slot is None:
                 if free < 0:
-                    free = next((s for s in ALLY_SLOTS if field[s] is None), -1)
-                    if free < 0:
+                    for s in ALLY_SLOTS:  # the first empty one
+                        if field[s] is None:
+                            free = s
+                            break
+                    else:
                         free = min(ALLY_SLOTS, key=lambda s: (field[s].atk, field[s].dfn, s))
                 slot = free
             occ = field[slot]

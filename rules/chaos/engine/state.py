@@ -775,9 +775,10 @@ class ChaosState(GoldfishState):
 
     def _extra_way_on(self, ex: CardRecord, base: int) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
         """The way of ``extra_plan(ex)`` whose base slot is ``base`` (``ValueError``: none)."""
-        names = self.names_on_field()
         persons = ex.extra_persons
-        if base != PARTNER_SLOT and self.field[base] is not None and self.field[base].card.card_type != "extra":
+        c = self.field[base] if base != PARTNER_SLOT else None
+        if c is not None and c.card.card_type != "extra":
+            names = self.names_on_field()
             for base_person in persons:
                 if names.get(base_person) == base:
                     way = self._extra_way(persons, base_person, base, names)
