@@ -33,9 +33,7 @@ Slots: 0 front-left, 1 front-right, 2 back-left, 3 partner (back-centre), 4 back
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Generator, Mapping
-from itertools import repeat
 from typing import Any, ClassVar
 
 from rules.cards import CardRecord
@@ -86,27 +84,6 @@ class DeckData:
 
 _PLANS = DeckCache(DeckData)
 _UNSET = object()
-
-
-def _shuffle_flags(rng: Any, flags: list[bool]) -> None:
-    """``shuffle(rng, flags)`` for the dummy's deck, a few ``True`` first then ``False`` only: the
-    same ``rng.random()`` keys, the same order (a stable sort by key puts a flag at the count of
-    smaller keys, plus the equal keys before it), without sorting the whole list."""
-    n = len(flags)
-    copies = flags.count(True)
-    if copies > 8 or any(flags[copies:]):  # not that shape: the general shuffle
-        shuffle(rng, flags)
-        return
-    keys = list(map(type(rng).random, repeat(rng, n)))  # (n calls of rng.random(), in C)
-    ordered = sorted(keys)
-    flags[:] = repeat(False, n)
-    for i in range(copies):
-        k = keys[i]
-        pos = bisect_left(ordered, k)
-        for j in range(i):
-            if keys[j] == k:
-                pos += 1
-        flags[pos] = True
 
 
 _OPS: dict[int, tuple[tuple, tuple[tuple, ...]]] = {}
@@ -247,7 +224,7 @@ class ChaosState(GoldfishState):
     def _setup(self) -> Generator[str, tuple, None]:
         rng = self.rng
         shuffle(rng, self.deck)
-        _shuffle_flags(rng, self.odeck)
+        shuffle(rng, self.odeck)
         if self.log is not None:
             self.say("me", "setup", "setup", order="first" if self.went_first else "second")
         self._draw(OPENING_HAND, "opening hand")
