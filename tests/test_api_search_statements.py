@@ -149,3 +149,28 @@ def test_a_kept_search_runs_prepared_and_still_under_the_timeout(client, setting
     finally:
         connection.connection.prepare_threshold = 5
     views.statement_cache_clear()
+
+
+def test_prepared_statements_follow_the_environment():
+    """PostgreSQL connections may prepare (psycopg ``prepare_threshold``) unless
+    DATABASE_PREPARED_STATEMENTS=0 (a pooler that cannot keep prepared statements); SQLite has none."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    code = ("import django,json;django.setup();from django.conf import settings as s;"
+            "print(json.dumps(s.DATABASES['default'].get('OPTIONS', {}).get('prepare_threshold', 'absent')))")
+
+    def threshold(**env: str) -> object:
+        base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PREPARED_STATEMENTS")}
+        out = subprocess.run([sys.executable, "-c", code], env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+                             cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    pg = "postgres://postgres@127.0.0.1:5432/x"
+    assert threshold(DATABASE_URL=pg) == 5
+    assert threshold(DATABASE_URL=pg, DATABASE_PREPARED_STATEMENTS="0") is None
+    assert threshold() == "absent"
