@@ -131,9 +131,12 @@ def test_first_stronger_extra_is_the_first_stronger_way_of_extra_plan(name: str,
                                        {**chaos.ENGINE.default_options, "turn_cap": 12}, None)
         while not state.is_terminal():
             names = state.names_on_field()
+            hand_persons = {c.person for c in state.hand if c.card_type == "character"}
             for ex in state.extra:
                 ways = [base for base, _, _ in state.extra_plan(ex, names) if (ex.atk or 0) > state.field[base].atk]
                 assert state.first_stronger_extra(ex, names) == (ways[0] if ways else -1)
+                # the pilot's call: whether a way exists decided from the hand's persons
+                assert state.first_stronger_extra(ex, names, hand_persons) == (ways[0] if ways else -1)
                 checked += 1
             state.apply(RandomPilot().choose(state, state.legal_actions()))
     assert checked > 100

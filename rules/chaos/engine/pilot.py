@@ -151,8 +151,7 @@ class GreedyPilot(ScriptedPilot):
             return best
         return self._set_or_end(state, hand) if set_card is not None else ("end",)
 
-    @staticmethod
-    def _set_or_end(state: ChaosState, hand: list) -> tuple:
+    def _set_or_end(self, state: ChaosState, hand: list) -> tuple:
         """An ATK-raising Set card to the partner, else the end of the main phase."""
         for c in hand:
             if c.card_type == "set":
@@ -172,8 +171,7 @@ class GreedyPilot(ScriptedPilot):
                     return event
         return None
 
-    @staticmethod
-    def _early_event(state: ChaosState, c: CardRecord) -> tuple | None:
+    def _early_event(self, state: ChaosState, c: CardRecord) -> tuple | None:
         """Play ``c``, one of the deck's ``early_events`` (useful ``MAIN`` events that raise no ATK:
         cards drawn or fetched), now? Not when the deck would keep fewer than 6 cards, nor a fetch
         without a character in the waiting room."""

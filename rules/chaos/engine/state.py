@@ -666,7 +666,7 @@ class ChaosState(GoldfishState):
         """The first EXTRA of the extra deck with ``card``'s title+name, if its level up is allowed."""
         ids = self.idents
         ident = ids.get(card.code) or identity(card)
-        for x in self.extra:
+        for x in self.extra_kinds():  # (the first of each code: the first one found is the same)
             if (ids.get(x.code) or identity(x)) == ident:
                 return x if self.can_level_up(x) else None
         return None
@@ -739,16 +739,29 @@ class ChaosState(GoldfishState):
             c = field[base]
             if c.card.card_type == "extra" or atk <= c.atk:
                 continue
-            if hand_persons is not None:
-                for other in persons:
-                    if other not in names and other not in hand_persons:
-                        break
-                else:
-                    if self._extra_way(persons, base_person, base, names) is not None:
-                        return base
+            if hand_persons is not None and len(set(persons)) == len(persons):
+                if self._has_extra_way(persons, base_person, base, names, hand_persons):
+                    return base
             elif self._extra_way(persons, base_person, base, names) is not None:
                 return base
         return -1
+
+    @staticmethod
+    def _has_extra_way(persons: tuple[str, ...], base_person: str, base: int, names: dict[str, int],
+                       hand_persons: Any) -> bool:
+        """``_extra_way(...) is not None`` for an EXTRA of distinct ``persons`` (each other person needs
+        a field slot of its own, else one character of that person from the hand: a hand card names
+        one person, so no card is wanted twice); ``hand_persons``: the hand's characters' persons."""
+        slots: list[int] = []
+        for other in persons:
+            if other == base_person:
+                continue
+            slot = names.get(other)
+            if slot is not None and slot != PARTNER_SLOT and slot != base and slot not in slots:
+                slots.append(slot)
+            elif other not in hand_persons:
+                return False
+        return True
 
     def _extra_way_on(self, ex: CardRecord, base: int) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
         """The way of ``extra_plan(ex)`` whose base slot is ``base`` (``ValueError``: none)."""
