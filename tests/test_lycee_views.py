@@ -15,13 +15,19 @@ from rules.lycee.engine.state import LyceeState
 pytestmark = pytest.mark.carddata
 
 
+_VIEW_STATE = ("_memo", "_field_last", "_hand_last", "_order_last", "_field_at", "_hand_at", "_order_at",
+               "_field_now", "_hand_now", "_order_now")
+
+
 def _fresh(state: LyceeState) -> tuple:
-    saved = state._memo, state._field_last, state._hand_last, state._order_last
+    saved = [getattr(state, name) for name in _VIEW_STATE]
     state._memo, state._field_last, state._hand_last, state._order_last = {}, None, None, None
+    state._field_at = state._hand_at = state._order_at = -1
     try:
         return state.field_view(), state.hand_view(), list(state.hand_order())
     finally:
-        state._memo, state._field_last, state._hand_last, state._order_last = saved
+        for name, value in zip(_VIEW_STATE, saved, strict=True):
+            setattr(state, name, value)
 
 
 def test_reused_views_and_the_payment_check_agree_with_fresh_ones(monkeypatch):
@@ -30,7 +36,7 @@ def test_reused_views_and_the_payment_check_agree_with_fresh_ones(monkeypatch):
     d_main = GreedyPilot.d_main
 
     def checked(self: GreedyPilot, state: LyceeState) -> tuple:
-        reused = state._field_last is not None and state._memo.get("v") != state.version
+        reused = state._field_last is not None and state._field_at != state.version
         views = state.field_view(), state.hand_view(), list(state.hand_order())
         assert views == _fresh(state)
         seen["decisions"] += 1

@@ -207,10 +207,11 @@ class EffectsMixin:
             return None
         if prog.discard and len(self.hand) - (1 if prog.hook == "hand_act" else 0) < prog.discard:
             return None
-        ctx = Ctx(prog, card, c)
-        for cond in prog.conds:
-            if not self._cond(cond, ctx):
-                return None
+        if prog.conds:
+            ctx = Ctx(prog, card, c)
+            for cond in prog.conds:
+                if not self._cond(cond, ctx):
+                    return None
         if prog.hook == "dust_act" and card not in self.dust:
             return None
         if prog.pay:

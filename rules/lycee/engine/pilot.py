@@ -9,7 +9,7 @@ from rules.engine.core import ScriptedPilot
 from .abilities import Program
 from .effects import Ctx
 from .field import Char
-from .info import LOWEST_SLOT, CardInfo, info_of
+from .info import LOWEST_SLOT, CardInfo
 from .info import info_of as card_info
 from .payment import can_pay
 from .state import HAND_LIMIT, LyceeState
@@ -248,34 +248,21 @@ class GreedyPilot(ScriptedPilot):
         field = state.field
         f0, f1, f2 = field[0], field[1], field[2]
         rested = not ((f0 is None or f0.standing) and (f1 is None or f1.standing) and (f2 is None or f2.standing))
-        for s, c in enumerate(field):
-            if c is None:
-                continue
-            item = c.item
-            if item is None:
-                if not c.info.pilot_acts:
-                    continue  # (most characters)
-                sources: tuple[tuple[str, CardRecord, CardInfo], ...] = (("use", c.card, c.info),)
-            else:
-                sources = (("use", c.card, c.info), ("item_use", item, info_of(item)))
-            for verb, src, info in sources:
-                acts = info.pilot_acts
-                if not acts:
+        for verb, s, c, src, info, progs in state.field_acts()[0]:
+            for prog in progs:
+                if not rested and prog.index in info.stand_only:
+                    continue  # it only stands a character, and none of my attackers is rested
+                if not state._within_limits(prog, c):
+                    continue  # (cheaper than its value)
+                value = program_value(state, prog, c, src)
+                if value <= best_value:
                     continue
-                for prog in acts.get("act", ()):
-                    if not rested and prog.index in info.stand_only:
-                        continue  # it only stands a character, and none of my attackers is rested
-                    if not state._within_limits(prog, c):
-                        continue  # (cheaper than its value)
-                    value = program_value(state, prog, c, src)
-                    if value <= best_value:
-                        continue
-                    pay = state.can_use(prog, c, src)
-                    if pay is None:
-                        continue
-                    value -= cost_value(state, prog, c, pay)
-                    if value > best_value:
-                        best_value, best = value, (verb, s, prog.index)
+                pay = state.can_use(prog, c, src)
+                if pay is None:
+                    continue
+                value -= cost_value(state, prog, c, pay)
+                if value > best_value:
+                    best_value, best = value, (verb, s, prog.index)
         for verb, hook, zone in (("hand", "hand_act", state.hand), ("dust", "dust_act", state.dust)):
             if hook not in hooks:
                 continue
@@ -306,14 +293,7 @@ class GreedyPilot(ScriptedPilot):
             return None  # nobody rested in the attack row
         best_value = 0.0
         best: tuple | None = None
-        memo = state._memo  # (state._fresh_memo(), inlined)
-        if memo.get("v") != state.version:
-            memo.clear()
-            memo["v"] = state.version
-        standers = memo.get("standers")
-        if standers is None:  # my characters with such abilities (per version: the field's occupancy)
-            standers = memo["standers"] = [(s, c) for s, c in enumerate(field) if c is not None and c.info.stand_acts]
-        for s, c in standers:
+        for s, c in state.field_acts()[1]:  # my characters with such abilities
             info = c.info
             if info.stands_itself and (s > 2 or c.standing):
                 continue

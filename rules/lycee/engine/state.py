@@ -171,6 +171,14 @@ class LyceeState(EffectsMixin, GoldfishState):
         self._field_last: tuple[list[Char | None], tuple[set[str], list[int], int]] | None = None
         self._hand_last: tuple[list[CardRecord], tuple] | None = None
         self._order_last: tuple[list[CardInfo], set[str], int, list[int]] | None = None
+        # the views of the current version, each with the version it was built at (-1: none yet)
+        self._field_at = self._hand_at = self._order_at = -1
+        self._field_now: tuple[set[str], list[int], int] = (set(), [], 0)
+        self._hand_now: tuple = ()
+        self._order_now: list[int] = []
+        # the declared abilities on my field the pilot weighs, per field view (``field_acts``)
+        self._acts_last: tuple[tuple, list, list] | None = None
+        self.has_items = any(c.card_type == "item" for c in self.game_cards)
 
     def rescan(self) -> None:
         """Scenario tests that put cards into zones by hand call this (after setting them): the
@@ -184,6 +192,8 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.has_mana = "mana" in hooks
         self.sel_cache = {}
         self.act_cards = _act_cards(self.game_cards)
+        self.has_items = any(c.card_type == "item" for c in self.game_cards)
+        self._acts_last = None
         self.version += 1
 
     # -- helpers -------------------------------------------------------------------------------
@@ -242,19 +252,15 @@ class LyceeState(EffectsMixin, GoldfishState):
     def field_view(self) -> tuple[set[str], list[int], int]:
         """(every name on my field, my empty slots, their bit mask), memoised per ``version``:
         do not modify them."""
-        memo = self._memo
-        if memo.get("v") != self.version:
-            memo.clear()
-            memo["v"] = self.version
-        view = memo.get("field")
-        if view is None:
-            field = self.field
-            last = self._field_last
-            # most versions leave the field's characters as they were (a payment, a draw): the
-            # view depends only on which character is in which slot (a character's names never change)
-            if last is not None and last[0] == field:  # (Char compares by identity)
-                view = memo["field"] = last[1]
-                return view
+        if self._field_at == self.version:
+            return self._field_now
+        field = self.field
+        last = self._field_last
+        # most versions leave the field's characters as they were (a payment, a draw): the
+        # view depends only on which character is in which slot (a character's names never change)
+        if last is not None and last[0] == field:  # (Char compares by identity)
+            view = last[1]
+        else:
             names: set[str] = set()
             for c in field:
                 if c is not None:
@@ -262,9 +268,40 @@ class LyceeState(EffectsMixin, GoldfishState):
             f0, f1, f2, f3, f4, f5 = field
             mask = ((f0 is None) | (f1 is None) << 1 | (f2 is None) << 2 | (f3 is None) << 3 | (f4 is None) << 4
                     | (f5 is None) << 5)
-            view = memo["field"] = (names, _FREE_SLOTS[mask], mask)
+            view = (names, _FREE_SLOTS[mask], mask)
             self._field_last = (field.copy(), view)
+        self._field_at, self._field_now = self.version, view
         return view
+
+    def field_acts(self) -> tuple[list[tuple[str, int, Char, CardRecord, CardInfo, tuple[Program, ...]]],
+                                  list[tuple[int, Char]]]:
+        """(the main-phase declared abilities of my characters and their items the pilot may use:
+        (verb, slot, character, source card, its info, programs); my characters whose declared
+        abilities stand a character: (slot, character)). Without items in the game they depend
+        only on which character is in which slot: reused while the field view is."""
+        view = self.field_view()
+        last = self._acts_last
+        if last is not None and last[0] is view:
+            return last[1], last[2]
+        acts: list[tuple[str, int, Char, CardRecord, CardInfo, tuple[Program, ...]]] = []
+        standers: list[tuple[int, Char]] = []
+        for s, c in enumerate(self.field):
+            if c is None:
+                continue
+            info = c.info
+            if info.stand_acts:
+                standers.append((s, c))
+            progs = info.pilot_acts.get("act")
+            if progs:
+                acts.append(("use", s, c, c.card, info, progs))
+            item = c.item
+            if item is not None:
+                progs = info_of(item).pilot_acts.get("act")
+                if progs:
+                    acts.append(("item_use", s, c, item, info_of(item), progs))
+        if not self.has_items:
+            self._acts_last = (view, acts, standers)
+        return acts, standers
 
     def names_on_field(self) -> set[str]:
         """Every name on my field (memoised per ``version``: do not modify the set)."""
@@ -279,29 +316,25 @@ class LyceeState(EffectsMixin, GoldfishState):
         """(each hand card's ``CardInfo``, its (EX, attributes), EX per attribute of the whole
         hand — ``None`` when a card has several attributes —, total EX), memoised per
         ``version``: do not modify them."""
-        memo = self._memo
-        if memo.get("v") != self.version:
-            memo.clear()
-            memo["v"] = self.version
-        view = memo.get("hand")
-        if view is None:
-            hand = self.hand
-            last = self._hand_last
-            if last is None:
-                view = _hand_view(hand, 0, [], [], {}, 0)
+        if self._hand_at == self.version:
+            return self._hand_now
+        hand = self.hand
+        last = self._hand_last
+        if last is None:
+            view = _hand_view(hand, 0, [], [], {}, 0)
+        else:
+            old = last[0]
+            if old == hand:  # the hand as it was (CardRecord compares by identity)
+                self._hand_at, self._hand_now = self.version, last[1]
+                return last[1]
+            n = len(old)
+            if len(hand) > n and hand[:n] == old:  # cards added at its end (a draw): extend the last view
+                infos, mana, pool, total = last[1]
+                view = _hand_view(hand, n, infos.copy(), mana.copy(), None if pool is None else pool.copy(), total)
             else:
-                old = last[0]
-                if old == hand:  # the hand as it was (CardRecord compares by identity)
-                    view = memo["hand"] = last[1]
-                    return view
-                n = len(old)
-                if len(hand) > n and hand[:n] == old:  # cards added at its end (a draw): extend the last view
-                    infos, mana, pool, total = last[1]
-                    view = _hand_view(hand, n, infos.copy(), mana.copy(), None if pool is None else pool.copy(), total)
-                else:
-                    view = _hand_view(hand, 0, [], [], {}, 0)
-            memo["hand"] = view
-            self._hand_last = (hand.copy(), view)
+                view = _hand_view(hand, 0, [], [], {}, 0)
+        self._hand_last = (hand.copy(), view)
+        self._hand_at, self._hand_now = self.version, view
         return view
 
     def hand_mana(self) -> tuple[list[tuple[int, tuple[str, ...]]], dict[str, int] | None, int]:
@@ -315,26 +348,23 @@ class LyceeState(EffectsMixin, GoldfishState):
         characters (1, or 2 with a modelled draw / mill), characters whose name is already on the
         field (0.5), other characters 3 + AP + DP/10 (+2 Aggressive, +5 if an AF slot they may
         enter is free). Equal values keep hand order."""
-        memo = self._memo
-        if memo.get("v") != self.version:
-            memo.clear()
-            memo["v"] = self.version
-        order = memo.get("order")
-        if order is None:
-            names = self.field_view()[0]
-            field = self.field
-            free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
-            infos = self.hand_view()[0]
-            last = self._order_last
-            # the views are the same objects while the hand and the field's characters are as they were
-            if last is not None and last[0] is infos and last[1] is names and last[2] == free_af:
-                order = memo["order"] = last[3]
-                return order
+        if self._order_at == self.version:
+            return self._order_now
+        names = self.field_view()[0]
+        field = self.field
+        free_af = (field[0] is None) | (field[1] is None) << 1 | (field[2] is None) << 2
+        infos = self.hand_view()[0]
+        last = self._order_last
+        # the views are the same objects while the hand and the field's characters are as they were
+        if last is not None and last[0] is infos and last[1] is names and last[2] == free_af:
+            order = last[3]
+        else:
             values = [info.dup_value if info.same_name in names
                       else info.free_value if info.af_mask & free_af else info.base
                       for info in infos]
-            order = memo["order"] = sorted(range(len(values)), key=values.__getitem__)  # stable
+            order = sorted(range(len(values)), key=values.__getitem__)  # stable
             self._order_last = (infos, names, free_af, order)
+        self._order_at, self._order_now = self.version, order
         return order
 
     def payment_for(self, cost: Mapping[str, int], skip_code: str = "",
