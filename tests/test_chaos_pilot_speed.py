@@ -140,3 +140,33 @@ def test_first_stronger_extra_is_the_first_stronger_way_of_extra_plan(name: str,
                 checked += 1
             state.apply(RandomPilot().choose(state, state.legal_actions()))
     assert checked > 100
+
+
+class _CheckedPilot(chaos.GreedyPilot):
+    """The greedy pilot on the fast path (the script asks it itself and plays the very option it
+    returns, so what it remembers of its last Set is used), each main and attack choice compared with
+    the reference's at the same moment."""
+
+    checked = 0
+
+    def d_main(self, state: chaos.ChaosState) -> tuple:
+        choice = super().d_main(state)
+        assert choice == ReferencePilot().d_main(state)
+        _CheckedPilot.checked += 1
+        return choice
+
+    def d_attack(self, state: chaos.ChaosState) -> tuple:
+        choice = super().d_attack(state)
+        assert choice == ReferencePilot().d_attack(state)
+        return choice
+
+
+@pytest.mark.parametrize(("name", "deck"), DECKS, ids=[n for n, _ in DECKS])
+def test_fast_path_greedy_games_choose_as_the_reference(name: str, deck: Deck) -> None:
+    options = {**chaos.ENGINE.default_options, **catalog_options("chaos"), "turn_cap": 40}
+    _CheckedPilot.checked = 0
+    for i in range(150):
+        state = chaos.ENGINE.new_state(deck, game_rng("fast-path", i), i, options, None)
+        state.play_out(_CheckedPilot())
+        assert state.is_terminal()
+    assert _CheckedPilot.checked > 1000

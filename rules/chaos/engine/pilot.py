@@ -16,6 +16,7 @@ class GreedyPilot(ScriptedPilot):
     attacker. A Set's upkeep is paid with the least wanted hand card."""
 
     name = "greedy"
+    _last_set: tuple = ("set",)  # the last Set option chosen (a placeholder before the first)
 
     def d_partner(self, state: ChaosState) -> tuple:
         opts = state.options_partner()
@@ -59,6 +60,12 @@ class GreedyPilot(ScriptedPilot):
         # EXTRA stronger than the character it goes on, the best summon, an ATK-raising Set on the
         # partner, the end. Each rule takes the first card in hand order; the hand is read in as
         # few passes as the priorities allow (the choice is the same).
+        if state.last_main is self._last_set:
+            # The option played last is the Set this pilot chose, as it was (the same object): an
+            # ATK-raising Set on the partner changes nothing the other rules read (the partner is
+            # never an EXTRA's base nor a summon's slot; conditions read cards, not ATK), so they
+            # find nothing again: the next Set, or the end.
+            return self._set_or_end(state, state.hand)
         used = state.used
         field = state.field
         p = field[PARTNER_SLOT]
@@ -158,7 +165,8 @@ class GreedyPilot(ScriptedPilot):
                 plan = state.plans.get(c.code) or state.plan(c)
                 if plan.useful and plan.never is None and (plan.equip_to == "partner"
                                                            or state.field[PARTNER_SLOT] is not None):
-                    return ("set", c.code, PARTNER_SLOT)  # (PARTNER_SLOT in state.set_targets(c))
+                    choice = self._last_set = ("set", c.code, PARTNER_SLOT)  # (PARTNER_SLOT in state.set_targets(c))
+                    return choice
         return ("end",)
 
     def _main_event(self, state: ChaosState) -> tuple | None:

@@ -148,7 +148,7 @@ class ChaosState(GoldfishState):
     # instance dict, which holds the common ones (``GoldfishState``) and anything a test adds.
     __slots__ = ("_ask", "_extra_kinds", "_levelup_codes", "_levelup_for", "_pilot", "_values", "_values_for",
                  "battle_start", "data", "early_events", "eot", "equipped", "extra", "field", "free_pumps", "idents",
-                 "looked", "maintaining", "no_attack", "odeck", "ohand", "opartner_level", "opening_hand", "owaiting",
+                 "last_main", "looked", "maintaining", "no_attack", "odeck", "ohand", "opartner_level", "opening_hand", "owaiting",
                  "partner_hint", "plans", "pump_events", "summon_conditional", "upkeeping", "used", "waiting")
 
     def _new_game(self, deck: Deck, opts: Mapping[str, Any]) -> None:
@@ -181,6 +181,7 @@ class ChaosState(GoldfishState):
         self.eot: list[tuple[Char, int, int]] = []
         self.looked: list[CardRecord] = []
         self.upkeeping = (-1, "")
+        self.last_main: tuple | None = None  # the option of this main phase played last
         self._values_for: Any = _UNSET  # card_value's table is for this partner card
         self._values: dict[CardRecord, float] = {}
         self._levelup_for: Any = _UNSET  # levelup_codes is for this partner card
@@ -294,11 +295,13 @@ class ChaosState(GoldfishState):
         self._draw(1)
         # 3. main (what can be played at all this turn can be played at its start)
         self._note_playable(turn)
+        self.last_main = None
         while True:
             choice = ask["main"](pilot, self) if ask else (yield "main")
             if choice[0] == "end":
                 break
             self._main_action(choice)
+            self.last_main = choice  # (the very option played: see GreedyPilot.d_main)
         # 4. battle (none on the first player's turn 1)
         if turn > 1 or not self.went_first:
             if self.battle_start:
