@@ -68,8 +68,7 @@ class GreedyPilot(ScriptedPilot):
             return self._set_or_end(state, state.hand)
         used = state.used
         field = state.field
-        p = field[PARTNER_SLOT]
-        pcard = p.card
+        pcard = field[PARTNER_SLOT].card
         hand = state.hand
         early = state.early_events
         same = () if "levelup" in used else state.levelup_codes(pcard)  # (the codes that level it up)
@@ -86,12 +85,12 @@ class GreedyPilot(ScriptedPilot):
             if level is not None:
                 return ("levelup", level)
         summon = "summon" not in used
-        extra = state.extra if "extra" not in used else None
+        extra = "extra" not in used and state.extra
         level_extra = "levelup" not in used and state.extra
         if not summon and not extra and not level_extra:
             return self._set_or_end(state, hand)
         names: dict[str, int] = {}  # state.names_on_field()
-        extra_on_field = False  # (else no EXTRA can level up)
+        field_extras = []  # the persons of each EXTRA on the field (else no EXTRA can level up)
         for i, c in enumerate(field):
             if c is not None:
                 card = c.card
@@ -100,39 +99,61 @@ class GreedyPilot(ScriptedPilot):
                     for person in card.extra_persons:
                         names[person] = i
                 if card.card_type == "extra":
-                    extra_on_field = True
-        if level_extra and extra_on_field:
-            up = state.first_extra_levelup()
-            if up is not None:
-                return ("levelup_extra", *up)
-        if extra:
-            hand_persons = None  # (the persons of the hand's characters, once needed)
-            for ex in state.extra_kinds():  # each code once
-                atk = ex.atk or 0
-                # only when it would be stronger than a character of one of its persons
-                for person in ex.extra_persons:
-                    s = names.get(person)
-                    if s is not None and s != PARTNER_SLOT and field[s].atk < atk:
-                        break
-                else:
-                    continue
-                if hand_persons is None:
-                    hand_persons = set()
-                    for c in hand:
-                        if c.card_type == "character":
-                            hand_persons.add(c.person)
-                base = state.first_stronger_extra(ex, names, hand_persons)
-                if base >= 0:
-                    return ("extra", ex.code, base)
+                    field_extras.append(card.extra_persons)
+        if level_extra or extra:
+            choice = self._extra_choice(state, names, field_extras if level_extra else (), extra)
+            if choice is not None:
+                return choice
         if not summon:
             return self._set_or_end(state, hand)
+        return self._summon_or_set(state, names, pcard.person)
+
+    def _extra_choice(self, state: ChaosState, names: dict[str, int], field_extras: list, extra: bool
+                      ) -> tuple | None:
+        """An EXTRA's level up (``field_extras``: the persons of the EXTRAs on the field that may
+        level up), else an EXTRA stronger than the character it goes on (``extra``: one may be
+        played), else None."""
+        hand_persons = set()  # the persons of the hand's characters
+        for c in state.hand:
+            if c.card_type == "character":
+                hand_persons.add(c.person)
+        for persons in field_extras:  # (a hand card naming one of its persons is needed)
+            if not hand_persons.isdisjoint(persons):
+                up = state.first_extra_levelup()
+                if up is not None:
+                    return ("levelup_extra", *up)
+                break
+        if not extra:
+            return None
+        field = state.field
+        for ex in state.extra_kinds():  # each code once
+            atk = ex.atk or 0
+            # only when it would be stronger than a character of one of its persons, and each of
+            # its persons is on the field or in the hand
+            weaker = False
+            for person in ex.extra_persons:
+                s = names.get(person)
+                if s is None:
+                    if person not in hand_persons:
+                        break
+                elif s != PARTNER_SLOT and field[s].atk < atk:
+                    weaker = True
+            else:
+                if weaker:
+                    base = state.first_stronger_extra(ex, names, hand_persons)
+                    if base >= 0:
+                        return ("extra", ex.code, base)
+        return None
+
+    def _summon_or_set(self, state: ChaosState, names: dict[str, int], pperson: str) -> tuple:
+        """The best summon (the most ATK gained on its slot), else a Set, else the end."""
+        field = state.field
         conditional = state.summon_conditional
         best = None
         best_gain = 0.0
-        pperson = pcard.person
         free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
         set_card = None  # the first Set card in hand (the last choice)
-        for c in hand:
+        for c in state.hand:
             ctype = c.card_type
             if ctype != "character":
                 if set_card is None and ctype == "set":
@@ -156,7 +177,7 @@ class GreedyPilot(ScriptedPilot):
                 best, best_gain = ("summon", c.code, slot), gain
         if best is not None:
             return best
-        return self._set_or_end(state, hand) if set_card is not None else ("end",)
+        return self._set_or_end(state, state.hand) if set_card is not None else ("end",)
 
     def _set_or_end(self, state: ChaosState, hand: list) -> tuple:
         """An ATK-raising Set card to the partner, else the end of the main phase."""
