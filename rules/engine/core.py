@@ -485,10 +485,15 @@ class RunStats:
     turns_reached: dict[int, int] = field(default_factory=dict)
 
     def add(self, r: GameResult) -> None:
+        # (each total is added to where it exists, and created the first time: ``KeyError`` then,
+        # once per name or turn of a run; the same totals as ``d[k] = d.get(k, 0) + v``, faster)
         self.games += 1
         reached = self.turns_reached
         for t in range(1, r.turn + 1):
-            reached[t] = reached.get(t, 0) + 1
+            try:
+                reached[t] += 1
+            except KeyError:
+                reached[t] = 1
         self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
         if r.outcome == "win":
             self.win_turns[r.turn] = self.win_turns.get(r.turn, 0) + 1
@@ -498,17 +503,24 @@ class RunStats:
             self.reasons[r.reason] = self.reasons.get(r.reason, 0) + 1
         counters = self.counters
         for k, v in r.counters.items():
-            counters[k] = counters.get(k, 0) + v
+            try:
+                counters[k] += v
+            except KeyError:
+                counters[k] = v
         for series, values in r.per_turn.items():
             bucket = self.per_turn.setdefault(series, {})
             for i, v in enumerate(values, start=1):
                 bucket[i] = bucket.get(i, 0) + v
         first_playable = self.first_playable
         for code, turn in r.first_playable.items():
-            bucket = first_playable.get(code)
-            if bucket is None:
+            try:
+                bucket = first_playable[code]
+            except KeyError:
                 bucket = first_playable[code] = {}
-            bucket[turn] = bucket.get(turn, 0) + 1
+            try:
+                bucket[turn] += 1
+            except KeyError:
+                bucket[turn] = 1
 
     def merge(self, other: RunStats) -> RunStats:
         def add_into(dst: dict, src: dict) -> None:

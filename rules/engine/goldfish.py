@@ -235,7 +235,8 @@ class GoldfishState(ScriptedState):
         ends = starts[1:]
         ends.append(self._series_start(self.counters))
         if len(self.PER_TURN) == 1:  # one counter: the starts are numbers
-            return {name: list(map(sub, ends, starts)) for name in self.PER_TURN}
+            (name,) = self.PER_TURN
+            return {name: list(map(sub, ends, starts))}
         growth = [list(map(sub, end, start)) for start, end in zip(starts, ends, strict=False)]
         return {name: [g[i] for g in growth] for i, name in enumerate(self.PER_TURN)}
 
@@ -247,9 +248,13 @@ class GoldfishState(ScriptedState):
             c["first_wins" if first else "second_wins"] = 1
             c["first_win_turns" if first else "second_win_turns"] = self.turn
         c["first_games" if first else "second_games"] = 1
+        counters = {}  # those that are not 0 (a loop: no comprehension frame)
+        for k, v in c.items():
+            if v:
+                counters[k] = v
         return GameResult(
             index=self.index, outcome=self.outcome, turn=max(self.turn, self.RESULT_MIN_TURN), reason=self.reason,
-            counters={k: v for k, v in c.items() if v},
+            counters=counters,
             per_turn=self.per_turn(),
             first_playable=dict(self.first_playable),
         )
