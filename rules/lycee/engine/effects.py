@@ -312,6 +312,27 @@ class EffectsMixin:
             found.sort(key=lambda sc: (sc[1].dmg, sc[0]))
         return [c for _, c in found[: t.count]]
 
+    def _any_target(self: LyceeState, t: Target, ctx: Ctx) -> bool:
+        """Whether ``_targets(t, ctx, ...)`` would find a character (the pilot's check, without
+        building and ordering the list)."""
+        if t.ref in ("this", "that", "battling") or t.count < 0:
+            return bool(self._targets(t, ctx, False))
+        sel = t.sel
+        shape, names = _sel_shape(sel) if sel else (_EVERY_CHAR, None)
+        if shape == _EVERY_CHAR:
+            return self.field.count(None) < 6
+        if shape == _BY_NAME:
+            for c in self.field:
+                if c is not None and not names.isdisjoint(c.info.snames):
+                    return True
+            return False
+        if shape == _CARD_ONLY:
+            for c in self.field:
+                if c is not None and (not names or not names.isdisjoint(c.info.snames)) and matches(sel, c.card) is not False:
+                    return True
+            return False
+        return bool(self._targets(t, ctx, False))
+
     def _op(self: LyceeState, op: Op, ctx: Ctx) -> bool:
         """Execute one operation; ``False`` when nothing could be done."""
         k = op.kind

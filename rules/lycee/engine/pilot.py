@@ -390,7 +390,7 @@ def program_value(state: LyceeState, prog: Program, c: Char | None, card: CardRe
                 else:
                     done = False
                 continue  # it would do nothing now
-        if k in _ALLY_AWAY and op.target is not None and not state._targets(op.target, ctx or Ctx(prog, card, c), False):
+        if k in _ALLY_AWAY and op.target is not None and not state._any_target(op.target, ctx or Ctx(prog, card, c)):
             done = False  # no character of mine to send away: what depends on it is not done
             continue
         done = True

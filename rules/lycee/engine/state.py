@@ -36,11 +36,13 @@ from .payment import minimal_payment, needs_of, pays_without, single_payment, sp
 HAND_LIMIT = 7
 
 
-def _deck_info(deck: Deck) -> tuple[frozenset[str], bool, tuple[bool, ...], tuple[CardRecord, ...], dict]:
-    """(hooks, continuous DMG, pilot flags, the distinct cards, a selector cache) of a deck."""
+def _deck_info(deck: Deck) -> tuple[frozenset[str], bool, tuple[bool, ...], tuple[CardRecord, ...], dict, dict, bool]:
+    """(hooks, continuous DMG, pilot flags, the distinct cards, a selector cache, the cards with hand
+    / dust-box declarations, whether it has items) of a deck."""
     hooks, keywords = _build_deck_hooks(deck)
     cards = tuple({id(c): c for zone in (deck.main, *deck.zones.values()) for c in zone}.values())
-    return hooks, "cont" in hooks, _pilot_flags(hooks, keywords), cards, {}, _act_cards(cards)
+    return (hooks, "cont" in hooks, _pilot_flags(hooks, keywords), cards, {}, _act_cards(cards),
+            any(c.card_type == "item" for c in cards))
 
 
 def _act_cards(cards: tuple[CardRecord, ...]) -> dict[str, tuple[CardRecord, ...]]:
@@ -155,7 +157,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         # every hook some card of the deck has programs for (most decks: none; checks skip early)
         # (per deck: the selector cache maps a selector to the deck's cards matching it)
         (self.deck_hooks, self.has_cont, self.pilot_flags, self.game_cards, self.sel_cache,
-         self.act_cards) = _deck_hooks(deck)
+         self.act_cards, self.has_items) = _deck_hooks(deck)
         self.has_mana = "mana" in self.deck_hooks  # [コスト] abilities in the deck
         self.game_uses: dict[tuple[str, int], int] = {}  # abilities used "once a game", by (code, index)
         self.turn_uses: dict[tuple[str, int], int] = {}  # this turn's uses of items', areas', hand cards' abilities
@@ -173,12 +175,11 @@ class LyceeState(EffectsMixin, GoldfishState):
         self._order_last: tuple[list[CardInfo], set[str], int, list[int]] | None = None
         # the views of the current version, each with the version it was built at (-1: none yet)
         self._field_at = self._hand_at = self._order_at = -1
-        self._field_now: tuple[set[str], list[int], int] = (set(), [], 0)
-        self._hand_now: tuple = ()
-        self._order_now: list[int] = []
+        self._field_now: Any = None
+        self._hand_now: Any = None
+        self._order_now: Any = None
         # the declared abilities on my field the pilot weighs, per field view (``field_acts``)
         self._acts_last: tuple[tuple, list, list] | None = None
-        self.has_items = any(c.card_type == "item" for c in self.game_cards)
 
     def rescan(self) -> None:
         """Scenario tests that put cards into zones by hand call this (after setting them): the
@@ -752,15 +753,13 @@ class LyceeState(EffectsMixin, GoldfishState):
         infos, mana, pool, total = self.hand_view()
         singles: dict[str, int] | None = None
         multi: list[int] = []
-        names: set[str] | None = None
-        seen: set[str] = set()
+        names, free, free_mask = self.field_view()
+        seen = set(fp)  # the codes recorded, then those looked at this turn
         for i, info in enumerate(infos):
             code = info.code
-            if code in fp or code in seen:
+            if code in seen:
                 continue
             seen.add(code)
-            if names is None:
-                names, free, free_mask = self.field_view()
             if info.is_char and not info.conversion:
                 if not info.mask & free_mask or not names.isdisjoint(info.own):
                     continue
