@@ -753,13 +753,15 @@ class LyceeState(EffectsMixin, GoldfishState):
         infos, mana, pool, total = self.hand_view()
         singles: dict[str, int] | None = None
         multi: list[int] = []
-        names, free, free_mask = self.field_view()
-        seen = set(fp)  # the codes recorded, then those looked at this turn
+        names: set[str] | None = None
+        seen: set[str] = set()
         for i, info in enumerate(infos):
             code = info.code
-            if code in seen:
+            if code in fp or code in seen:
                 continue
             seen.add(code)
+            if names is None:
+                names, free, free_mask = self.field_view()
             if info.is_char and not info.conversion:
                 if not info.mask & free_mask or not names.isdisjoint(info.own):
                     continue
