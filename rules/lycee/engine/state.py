@@ -125,6 +125,14 @@ def _hand_view(hand: list[CardRecord], start: int, infos: list[CardInfo], mana: 
 class LyceeState(EffectsMixin, GoldfishState):
     """One goldfish game of Lycee. Zones are public attributes so tests can set them up."""
 
+    # the game's own attributes in slots (the base's stay in the instance dict, which stays small:
+    # a dict of more than 30 keys is built and read slower)
+    __slots__ = ("dust", "field", "areas", "ofield", "oareas", "odeck", "ohand", "odust", "taxing", "removed", "piles",
+                 "area_under", "deck_hooks", "has_cont", "pilot_flags", "game_cards", "sel_cache", "act_cards",
+                 "has_mana", "game_uses", "turn_uses", "in_my_turn", "in_battle", "battling", "opening_hand", "version",
+                 "_memo", "_field_last", "_hand_last", "_order_last", "_field_at", "_hand_at", "_order_at",
+                 "_field_now", "_hand_now", "_order_now", "_acts_last", "has_items")
+
     GAME = GAME
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
     COUNTERS = (
