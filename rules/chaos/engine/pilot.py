@@ -72,18 +72,20 @@ class GreedyPilot(ScriptedPilot):
         hand = state.hand
         early = state.early_events
         same = () if "levelup" in used else state.levelup_codes(pcard)  # (the codes that level it up)
-        if early or same:
-            level = None
-            for c in hand:
-                code = c.code
-                if code in early:
-                    event = self._early_event(state, c)
-                    if event is not None:
-                        return event
-                elif level is None and code in same and c.card_type == "character" and state.can_level_up(c):
+        chars = []  # the hand's characters, in hand order (the later rules read only them)
+        level = None
+        for c in hand:
+            code = c.code
+            if code in early:
+                event = self._early_event(state, c)
+                if event is not None:
+                    return event
+            elif c.card_type == "character":
+                chars.append(c)
+                if level is None and code in same and state.can_level_up(c):
                     level = code  # (a card of another deck has no identity in state.idents: never)
-            if level is not None:
-                return ("levelup", level)
+        if level is not None:
+            return ("levelup", level)
         summon = "summon" not in used
         extra = "extra" not in used and state.extra
         level_extra = "levelup" not in used and state.extra
@@ -101,22 +103,21 @@ class GreedyPilot(ScriptedPilot):
                 if card.card_type == "extra":
                     field_extras.append(card.extra_persons)
         if level_extra or extra:
-            choice = self._extra_choice(state, names, field_extras if level_extra else (), extra)
+            choice = self._extra_choice(state, names, field_extras if level_extra else (), extra, chars)
             if choice is not None:
                 return choice
         if not summon:
             return self._set_or_end(state, hand)
-        return self._summon_or_set(state, names, pcard.person)
+        return self._summon_or_set(state, names, pcard.person, chars)
 
-    def _extra_choice(self, state: ChaosState, names: dict[str, int], field_extras: list, extra: bool
-                      ) -> tuple | None:
+    def _extra_choice(self, state: ChaosState, names: dict[str, int], field_extras: list, extra: bool,
+                      chars: list[CardRecord]) -> tuple | None:
         """An EXTRA's level up (``field_extras``: the persons of the EXTRAs on the field that may
         level up), else an EXTRA stronger than the character it goes on (``extra``: one may be
-        played), else None."""
+        played), else None. ``chars``: the hand's characters."""
         hand_persons = set()  # the persons of the hand's characters
-        for c in state.hand:
-            if c.card_type == "character":
-                hand_persons.add(c.person)
+        for c in chars:
+            hand_persons.add(c.person)
         for persons in field_extras:  # (a hand card naming one of its persons is needed)
             if not hand_persons.isdisjoint(persons):
                 up = state.first_extra_levelup()
@@ -145,20 +146,16 @@ class GreedyPilot(ScriptedPilot):
                         return ("extra", ex.code, base)
         return None
 
-    def _summon_or_set(self, state: ChaosState, names: dict[str, int], pperson: str) -> tuple:
-        """The best summon (the most ATK gained on its slot), else a Set, else the end."""
+    def _summon_or_set(self, state: ChaosState, names: dict[str, int], pperson: str, chars: list[CardRecord]
+                       ) -> tuple:
+        """The best summon of the hand's characters ``chars`` (the most ATK gained on its slot), else
+        a Set, else the end."""
         field = state.field
         conditional = state.summon_conditional
         best = None
         best_gain = 0.0
         free = -1  # the slot a new name goes to: the first empty ally slot, else the weakest ally
-        set_card = None  # the first Set card in hand (the last choice)
-        for c in state.hand:
-            ctype = c.card_type
-            if ctype != "character":
-                if set_card is None and ctype == "set":
-                    set_card = c
-                continue
+        for c in chars:
             if c.person == pperson or (conditional and c.code in conditional and not state.can_summon(c)):
                 continue
             slot = names.get(c.person)
@@ -177,7 +174,7 @@ class GreedyPilot(ScriptedPilot):
                 best, best_gain = ("summon", c.code, slot), gain
         if best is not None:
             return best
-        return self._set_or_end(state, state.hand) if set_card is not None else ("end",)
+        return self._set_or_end(state, state.hand)
 
     def _set_or_end(self, state: ChaosState, hand: list) -> tuple:
         """An ATK-raising Set card to the partner, else the end of the main phase."""
