@@ -131,7 +131,7 @@ class LyceeState(EffectsMixin, GoldfishState):
                  "area_under", "deck_hooks", "has_cont", "pilot_flags", "game_cards", "sel_cache", "act_cards",
                  "has_mana", "game_uses", "turn_uses", "in_my_turn", "in_battle", "battling", "opening_hand", "version",
                  "_memo", "_field_last", "_hand_last", "_order_last", "_field_at", "_hand_at", "_order_at",
-                 "_field_now", "_hand_now", "_order_now", "_acts_last", "has_items")
+                 "_field_now", "_hand_now", "_order_now", "_acts_last", "_hooks_last", "has_items")
 
     GAME = GAME
     DEFAULT_OPTIONS: ClassVar[dict[str, Any]] = {"first": "random", "dummy_deck_size": 60}
@@ -188,6 +188,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         self._order_now: Any = None
         # the declared abilities on my field the pilot weighs, per field view (``field_acts``)
         self._acts_last: tuple[tuple, list, list] | None = None
+        self._hooks_last: tuple[tuple, set[str]] | None = None  # the field's hooks, per field view (``_hooked``)
 
     def rescan(self) -> None:
         """Scenario tests that put cards into zones by hand call this (after setting them): the
@@ -202,7 +203,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         self.sel_cache = {}
         self.act_cards = _act_cards(self.game_cards)
         self.has_items = any(c.card_type == "item" for c in self.game_cards)
-        self._acts_last = None
+        self._acts_last = self._hooks_last = None
         self.version += 1
 
     # -- helpers -------------------------------------------------------------------------------
@@ -566,24 +567,34 @@ class LyceeState(EffectsMixin, GoldfishState):
             self._fire_field("opp_turn_end")
 
     def _hooked(self, hook: str) -> bool:
-        """Whether a character of mine (or its item) has programs for ``hook`` (the hooks of the
-        field are memoised per ``version``; an item equipped bumps it too)."""
+        """Whether a character of mine (or its item) has programs for ``hook``: the hooks of the
+        field, reused while the field view is when the game has no items (they depend only on
+        which character is where), else memoised per ``version`` (an item equipped bumps it)."""
         if hook not in self.deck_hooks:
             return False
+        if not self.has_items:
+            view = self.field_view()
+            last = self._hooks_last
+            if last is None or last[0] is not view:
+                last = self._hooks_last = (view, self._field_hooks())
+            return hook in last[1]
         memo = self._memo
         if memo.get("v") != self.version:
             memo.clear()
             memo["v"] = self.version
         hooks = memo.get("hooks")
         if hooks is None:
-            found: set[str] = set()
-            for c in self.field:
-                if c is not None:
-                    found.update(c.info.plan.by_hook)
-                    if c.item is not None:
-                        found.update(info_of(c.item).plan.by_hook)
-            hooks = memo["hooks"] = found
+            hooks = memo["hooks"] = self._field_hooks()
         return hook in hooks
+
+    def _field_hooks(self) -> set[str]:
+        found: set[str] = set()
+        for c in self.field:
+            if c is not None:
+                found.update(c.info.plan.by_hook)
+                if c.item is not None:
+                    found.update(info_of(c.item).plan.by_hook)
+        return found
 
     def _my_turn(self) -> Generator[str, tuple, None]:
         turn = self._new_turn()
