@@ -119,6 +119,35 @@ def _sel_shape(sel: Mapping[str, Any]) -> tuple[int, frozenset[str]]:
     return shape, names
 
 
+_AND, _OR, _OPPONENT, _THIS = -1, -2, -3, -4
+_COUNT_SHAPES: dict[int, tuple[Mapping[str, Any], int, frozenset[str] | None]] = {}
+
+
+def _count_shape(sel: Mapping[str, Any]) -> tuple[int, frozenset[str] | None]:
+    """How ``_count_field`` counts a selector: ``_AND`` / ``_OR`` (of its items), ``_OPPONENT``
+    (the dummy's characters), ``_THIS`` (the source), else its ``_sel_shape`` (memoised per
+    selector object, as ``_sel_shape``)."""
+    hit = _COUNT_SHAPES.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1], hit[2]
+    t = sel.get("type")
+    names: frozenset[str] | None = None
+    if t == "and":
+        shape = _AND
+    elif t == "or":
+        shape = _OR
+    elif sel.get("side") == "opponent":
+        shape = _OPPONENT
+    elif sel.get("ref") == "this":
+        shape = _THIS
+    else:
+        shape, names = _sel_shape(sel)
+    if len(_COUNT_SHAPES) > 50_000:
+        _COUNT_SHAPES.clear()
+    _COUNT_SHAPES[id(sel)] = (sel, shape, names)
+    return shape, names
+
+
 class EffectsMixin:
     """Runtime of printed abilities (see the module docstring); ``LyceeState`` mixes it in."""
 
@@ -641,22 +670,30 @@ class EffectsMixin:
         return self._count_field(sel, ctx)
 
     def _count_field(self: LyceeState, sel: Mapping[str, Any], ctx: Ctx) -> int:
-        if sel.get("type") == "and":
-            return min((self._count_field(s, ctx) for s in sel.get("items", ())), default=0)
-        if sel.get("type") == "or":
-            return sum(self._count_field(s, ctx) for s in sel.get("items", ()))
-        if sel.get("side") == "opponent":
-            return sum(1 for c in self.ofield if c is not None)
-        if sel.get("ref") == "this":
-            return 1 if ctx.char is not None and self._slot_of(ctx.char) >= 0 else 0
-        shape, names = _sel_shape(sel)
+        shape, names = _count_shape(sel)
         if shape == _EVERY_CHAR:
             return 6 - self.field.count(None)
-        if shape == _BY_NAME:
-            return sum(1 for c in self.field if c is not None and not names.isdisjoint(c.info.snames))
+        if shape == _AND:
+            return min((self._count_field(s, ctx) for s in sel.get("items", ())), default=0)
+        if shape == _OR:
+            return sum(self._count_field(s, ctx) for s in sel.get("items", ()))
+        if shape == _OPPONENT:
+            return sum(1 for c in self.ofield if c is not None)
+        if shape == _THIS:
+            return 1 if ctx.char is not None and self._slot_of(ctx.char) >= 0 else 0
+        if shape == _BY_NAME:  # (loops, not generators: a frequent count)
+            n = 0
+            for c in self.field:
+                if c is not None and not names.isdisjoint(c.info.snames):
+                    n += 1
+            return n
         if shape == _CARD_ONLY:
-            return sum(1 for c in self.field if c is not None and (not names or not names.isdisjoint(c.info.snames))
-                       and matches(sel, c.card) is not False)
+            n = 0
+            for c in self.field:
+                if (c is not None and (not names or not names.isdisjoint(c.info.snames))
+                        and matches(sel, c.card) is not False):
+                    n += 1
+            return n
         src = ctx.char
         src_slot = self._slot_of(src) if src is not None else -1
         return sum(1 for s, c in enumerate(self.field) if c is not None and field_match(sel, s, c, src, src_slot))
