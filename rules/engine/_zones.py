@@ -74,6 +74,11 @@ def shuffle(rng: Any, cards: list) -> None:
     ``list.sort`` computes the keys first, card by card in list order; the key of a card is
     ``next(keys, card)`` on an endless iterator of ``rng.random()`` values, so card ``i`` gets the
     ``i``-th value, as with ``key=lambda _: rng.random()``, with no Python frame per card
-    (tests/test_engine_core.py compares both over many seeds and sizes).
+    (tests/test_engine_core.py compares both over many seeds and sizes; under 8 cards the lambda
+    key is the cheaper of the two).
     """
-    cards.sort(key=partial(next, map(type(rng).random, repeat(rng))))
+    if len(cards) < 8:  # (a few cards: a Python key costs less than building the C one)
+        rnd = rng.random
+        cards.sort(key=lambda _: rnd())
+    else:
+        cards.sort(key=partial(next, map(type(rng).random, repeat(rng))))
