@@ -105,10 +105,13 @@ def _hand_view(hand: list[CardRecord], start: int, infos: list[CardInfo], mana: 
                total: int) -> tuple[list[CardInfo], list, dict[str, int] | None, int]:
     """``LyceeState.hand_view`` of ``hand``, its cards before ``start`` already in ``infos``,
     ``mana``, ``pool`` and ``total`` (appended to)."""
-    get = CARD_INFO.get
+    cache = CARD_INFO
     for i in range(start, len(hand)):
         c = hand[i]
-        info = get(c) or info_of(c)
+        try:
+            info = cache[c]
+        except KeyError:
+            info = info_of(c)
         infos.append(info)
         mana.append(info.mana)
         ex = info.ex
@@ -117,8 +120,10 @@ def _hand_view(hand: list[CardRecord], start: int, infos: list[CardInfo], mana: 
             a = info.attr1
             if a is None:  # several attributes
                 pool = None
+            elif a in pool:
+                pool[a] += ex
             else:
-                pool[a] = pool.get(a, 0) + ex
+                pool[a] = ex
     return infos, mana, pool, total
 
 
