@@ -669,7 +669,7 @@ class ChaosState(GoldfishState):
         """The first EXTRA of the extra deck with ``card``'s title+name, if its level up is allowed."""
         ids = self.idents
         ident = ids.get(card.code) or identity(card)
-        for x in self.extra_kinds():  # (the first of each code: the first one found is the same)
+        for x in self.extra:
             if (ids.get(x.code) or identity(x)) == ident:
                 return x if self.can_level_up(x) else None
         return None
