@@ -282,7 +282,9 @@ class ChaosState(GoldfishState):
                 self._maintain(c, choice[0] == "pay")
         for slot in range(5) if self.equipped else ():
             c = field[slot]
-            for st in list(c.sets) if c is not None else ():
+            if c is None or not c.sets:
+                continue
+            for st in list(c.sets):
                 if self.plan(st).upkeep:
                     self.upkeeping = (slot, st.code)
                     choice = ask["upkeep"](pilot, self) if ask else (yield "upkeep")
