@@ -71,7 +71,9 @@ class GreedyPilot(ScriptedPilot):
         pcard = field[PARTNER_SLOT].card
         hand = state.hand
         early = state.early_events
-        same = () if "levelup" in used else state.levelup_codes(pcard)  # (the codes that level it up)
+        # (the codes that level it up: state.levelup_codes(pcard), read here while it is kept)
+        same = () if "levelup" in used else (
+            state._levelup_codes if pcard is state._levelup_for else state.levelup_codes(pcard))
         chars = []  # the hand's characters, in hand order (the later rules read only them)
         level = None
         for c in hand:
@@ -212,7 +214,7 @@ class GreedyPilot(ScriptedPilot):
                 return None
         if not state._usable(plan, "MAIN"):  # (state.can_use(c, "MAIN"))
             return None
-        return ("event", c.code, state._targets(plan)[0])  # (state.event_targets(c)[0])
+        return ("event", c.code, state.first_target(plan))  # (state.event_targets(c)[0])
 
     def d_attack(self, state: ChaosState) -> tuple:
         # the strongest ally that can attack (ties: the lowest slot), else the partner

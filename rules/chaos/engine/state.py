@@ -298,8 +298,9 @@ class ChaosState(GoldfishState):
         # 3. main (what can be played at all this turn can be played at its start)
         self._note_playable(turn)
         self.last_main = None
+        main = ask["main"] if ask else None
         while True:
-            choice = ask["main"](pilot, self) if ask else (yield "main")
+            choice = main(pilot, self) if main else (yield "main")
             if choice[0] == "end":
                 break
             self._main_action(choice)
@@ -457,7 +458,8 @@ class ChaosState(GoldfishState):
         self.field[slot] = c = Char(card, card.atk or 0, card.defense or 0)
         if self.log is not None:
             self.say("me", "summon", "summon", card=card.name, atk=card.atk, dfn=card.defense, slot=SLOT_NAMES[slot])
-        if self.plan(card).on:
+        plan = self.plans.get(card.code)
+        if (plan_of(card) if plan is None else plan).on:
             self._trigger(c, "summoned", slot)
 
     # -- abilities (rules.chaos.engine.abilities) ------------------------------------------------
@@ -491,6 +493,22 @@ class ChaosState(GoldfishState):
         if plan.own_target:
             return tuple(i for i, c in enumerate(self.field) if c is not None and not c.face_down)
         return (-1,)
+
+    def _is_target(self, plan: Plan, slot: int) -> bool:
+        """``slot in self._targets(plan)``, without building the tuple."""
+        if not plan.own_target:
+            return slot == -1
+        c = self.field[slot] if 0 <= slot < 5 else None
+        return c is not None and not c.face_down
+
+    def first_target(self, plan: Plan) -> int:
+        """``self._targets(plan)[0]`` (``IndexError``: no target), without building the tuple."""
+        if not plan.own_target:
+            return -1
+        for i, c in enumerate(self.field):
+            if c is not None and not c.face_down:
+                return i
+        raise IndexError("no character to target")
 
     def set_targets(self, card: CardRecord) -> tuple[int, ...]:
         plan = self.plan(card)
@@ -569,7 +587,7 @@ class ChaosState(GoldfishState):
         hand = self.hand
         i = _index(hand, code)
         plan = self.plan(card := hand[i]) if i >= 0 else None
-        if plan is None or not self._usable(plan, timing) or slot not in self._targets(plan):
+        if plan is None or not self._usable(plan, timing) or not self._is_target(plan, slot):
             raise ValueError(f"event {code} cannot be played now")
         del hand[i]
         self.counters["events_played"] += 1
@@ -671,8 +689,10 @@ class ChaosState(GoldfishState):
         """The first EXTRA of the extra deck with ``card``'s title+name, if its level up is allowed."""
         ids = self.idents
         ident = ids.get(card.code) or identity(card)
+        codes = self.same_identity(ident)  # (the deck's codes of that title+name)
         for x in self.extra:
-            if (ids.get(x.code) or identity(x)) == ident:
+            code = x.code
+            if code in codes or (code not in ids and identity(x) == ident):
                 return x if self.can_level_up(x) else None
         return None
 
