@@ -129,7 +129,10 @@ class GreedyPilot(ScriptedPilot):
         if not extra:
             return None
         field = state.field
-        for ex in state.extra_kinds():  # each code once
+        kinds = state._extra_kinds  # (state.extra_kinds(), read here while it is kept)
+        kinds = kinds[2] if kinds is not None and kinds[0] is state.extra and kinds[1] == len(state.extra) \
+            else state.extra_kinds()
+        for ex in kinds:  # each code once
             atk = ex.atk or 0
             # only when it would be stronger than a character of one of its persons, and each of
             # its persons is on the field or in the hand

@@ -198,10 +198,13 @@ class ChaosState(GoldfishState):
 
     def _draw(self, n: int, why: str = "draw") -> None:
         deck, hand = self.deck, self.hand
-        for _ in range(n):
-            if not deck:
-                self._end("loss", gettext_noop("had to draw from an empty deck"))
+        if n == 1 and deck:  # (the usual draw)
             hand.append(deck.pop())
+        else:
+            for _ in range(n):
+                if not deck:
+                    self._end("loss", gettext_noop("had to draw from an empty deck"))
+                hand.append(deck.pop())
         if self.log is not None:
             self.say("me", why, "draw", why=why, cards=", ".join(c.name for c in self.hand[-n:]))
 
@@ -248,7 +251,10 @@ class ChaosState(GoldfishState):
 
     def _opp_turn(self, first: bool = False) -> None:
         """The dummy: its partner improves (nothing to do: it never rests), draws 1, discards to 7."""
-        self._odraw(1)
+        if not self.odeck:  # (self._odraw(1))
+            self._end("win", gettext_noop("the dummy had to draw from an empty deck"))
+        self.odeck.pop()
+        self.ohand += 1
         if self.ohand > HAND_LIMIT:
             self.owaiting += self.ohand - HAND_LIMIT
             self.ohand = HAND_LIMIT
@@ -566,7 +572,13 @@ class ChaosState(GoldfishState):
                     self.looked.append(self.deck.pop())
             elif k == "to_hand":  # a: from the looked cards (else the waiting room), b: characters only, c: count
                 pool = self.looked if a else self.waiting
-                cands = [x for x in pool if not b or x.card_type == "character"]
+                if b:
+                    cands = []
+                    for x in pool:
+                        if x.card_type == "character":
+                            cands.append(x)
+                else:
+                    cands = pool[:]
                 for _ in range(c):
                     if not cands:
                         break
