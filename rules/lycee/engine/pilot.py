@@ -149,15 +149,14 @@ class GreedyPilot(ScriptedPilot):
                 candidates.append((score, -i, slot, info))
             if candidates:
                 candidates.sort(reverse=True)  # (score, -index) is unique: the infos are never compared
-                order = state.hand_order()
-                for score, _, slot, info in candidates:
+                for score, _, slot, info in candidates:  # (the hand's order only for a payment search)
                     if score < 10.0 and info.min_pay + 1 > surplus:
                         continue  # (skips the search) it would take more cards than the hand limit discards
                     if info.conversion:
                         cost = info.convert_cost
-                        pay = state._payment(cost, tuple(cost.items()), info.code, order) if cost else ()
+                        pay = state._payment(cost, tuple(cost.items()), info.code) if cost else ()
                     else:
-                        pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
+                        pay = state._payment(info.cost, info.cost_key, info.code) if info.cost else ()
                     if pay is None or (score < 10.0 and len(pay) + 1 > surplus):
                         continue
                     card = info.card
@@ -215,7 +214,6 @@ class GreedyPilot(ScriptedPilot):
 
     def _engage(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
         field = state.field
-        order: list[int] | None = None
         best: tuple[float, tuple] | None = None
         for info in infos:
             if not info.engage or info.damage <= 0:
@@ -230,9 +228,7 @@ class GreedyPilot(ScriptedPilot):
                     continue
                 if best is not None and gain <= best[0]:
                     continue
-                if order is None:
-                    order = state.hand_order()
-                pay = state._payment(info.cost, info.cost_key, info.code, order) if info.cost else ()
+                pay = state._payment(info.cost, info.cost_key, info.code) if info.cost else ()
                 if pay is None or len(pay) > gain + 1:
                     continue
                 best = (gain, ("engage", info.code, s))

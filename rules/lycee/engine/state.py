@@ -407,8 +407,6 @@ class LyceeState(EffectsMixin, GoldfishState):
         key = (skip_code, cost_key)
         if key in memo:
             return memo[key]
-        if order is None:
-            order = self.hand_order()
         infos, mana, pool, avail = self.hand_view()
         skip = -1
         if skip_code:
@@ -433,8 +431,8 @@ class LyceeState(EffectsMixin, GoldfishState):
                 pay = ()
             elif short or avail - skip_ex < total:
                 pay = None
-            else:
-                pay = single_payment(need, total, mana, order, skip)
+            else:  # (the hand's order only for a search)
+                pay = single_payment(need, total, mana, self.hand_order() if order is None else order, skip)
             memo[key] = pay
             return pay
         need, total = needs_of(cost_key)
@@ -443,7 +441,7 @@ class LyceeState(EffectsMixin, GoldfishState):
         elif avail - (mana[skip][0] if skip >= 0 else 0) < total:
             pay = None  # not enough EX in all
         else:
-            pay = minimal_payment(need, total, mana, order, skip)
+            pay = minimal_payment(need, total, mana, self.hand_order() if order is None else order, skip)
         memo[key] = pay
         return pay
 
