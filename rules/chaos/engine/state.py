@@ -300,7 +300,10 @@ class ChaosState(GoldfishState):
                     else:
                         self._unequip(c, st)
         # 2. draw
-        self._draw(1)
+        if self.deck and self.log is None:  # (self._draw(1))
+            self.hand.append(self.deck.pop())
+        else:
+            self._draw(1)
         # 3. main (what can be played at all this turn can be played at its start)
         self._note_playable(turn)
         self.last_main = None
@@ -776,7 +779,8 @@ class ChaosState(GoldfishState):
             c = field[base]
             if c.card.card_type == "extra" or atk <= c.atk:
                 continue
-            if hand_persons is not None and len(set(persons)) == len(persons):
+            if hand_persons is not None and (persons[0] != persons[1] if len(persons) == 2
+                                             else len(set(persons)) == len(persons)):
                 if self._has_extra_way(persons, base_person, base, names, hand_persons):
                     return base
             elif self._extra_way(persons, base_person, base, names) is not None:
@@ -863,17 +867,26 @@ class ChaosState(GoldfishState):
     def _attack(self, slot: int, draw: bool = True) -> None:
         char = self.field[slot]
         char.state = REST
-        self.counters["attacks"] += 1
+        counters = self.counters
+        counters["attacks"] += 1
         if self.plans.get(char.card.code, _NO_PLAN).on:
             self._trigger(char, "attacks", slot)
-        if self.log is not None:
+        log = self.log
+        if log is not None:
             self.say("me", "attack", "attack", card=char.card.name, atk=char.atk)
         if slot == PARTNER_SLOT and draw:
             if not self.deck:
                 raise ValueError("the attack draw is optional: decline it on an empty deck")
-            self.counters["attack_draws"] += 1
+            counters["attack_draws"] += 1
             self._draw(1, "attack draw")
-        self.deck_damage(char.atk)
+        n = char.atk
+        deck = self.odeck
+        if log is None and 0 < n < len(deck) and True not in deck[-n:]:  # (deck_damage's usual hit)
+            del deck[-n:]
+            self.owaiting += n
+            counters["deck_damage"] += n
+        else:
+            self.deck_damage(n)
 
     def deck_damage(self, n: int) -> int:
         """The dummy takes ``n`` deck damage, one card at a time; a card with its partner's
