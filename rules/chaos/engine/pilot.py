@@ -7,6 +7,9 @@ from rules.engine.core import ScriptedPilot
 from .characters import STAND
 from .state import ALLY_SLOTS, PARTNER_SLOT, ChaosState
 
+_ATTACK = tuple(("attack", s) for s in range(5))  # ("attack", slot), built once
+_NO_DRAW = ("attack", PARTNER_SLOT, "no_draw")
+
 
 class GreedyPilot(ScriptedPilot):
     """Play the ``MAIN`` events that draw or fetch cards (while the deck holds enough), level the
@@ -99,11 +102,12 @@ class GreedyPilot(ScriptedPilot):
             if c is not None:
                 card = c.card
                 names[card.person] = i
-                if card.extra_persons:
-                    for person in card.extra_persons:
+                persons = card.extra_persons
+                if persons:  # (an EXTRA without persons can never level up: left out)
+                    for person in persons:
                         names[person] = i
-                if card.card_type == "extra":
-                    field_extras.append(card.extra_persons)
+                    if card.card_type == "extra":
+                        field_extras.append(persons)
         if level_extra or extra:
             choice = self._extra_choice(state, names, field_extras if level_extra else (), extra, chars)
             if choice is not None:
@@ -240,9 +244,9 @@ class GreedyPilot(ScriptedPilot):
                         else (state.can_use(c, "BATTLE") and slot in state.event_targets(c))):
                     return ("event", code, slot)
         if best is not None:
-            return ("attack", slot)
+            return _ATTACK[slot]
         # the partner's attack draw is optional: take it, declined on an empty deck
-        return ("attack", PARTNER_SLOT) if state.deck else ("attack", PARTNER_SLOT, "no_draw")
+        return _ATTACK[PARTNER_SLOT] if state.deck else _NO_DRAW
 
     def d_discard(self, state: ChaosState) -> tuple:
         return ("discard", state.worst_card(state.hand).code)
