@@ -379,10 +379,10 @@ class ChaosState(GoldfishState):
         """The start-of-battle triggers of the characters face up."""
         plans, starters = self.plans, self.data.battle_starters
         for slot, c in enumerate(self.field):  # (a trigger changes no slot)
-            if c is not None and not c.face_down and (
-                    c.card.code in starters if c.card.code in plans
-                    else "battle_phase_start" in plan_of(c.card).on):
-                self._trigger(c, "battle_phase_start", slot)
+            if c is not None and not c.face_down:
+                code = c.card.code  # (the deck's starters are among its plans)
+                if code in starters or (code not in plans and "battle_phase_start" in plan_of(c.card).on):
+                    self._trigger(c, "battle_phase_start", slot)
 
     def _end_phase(self) -> None:
         """"Until end of turn" changes end, damage resets, one face-down character turns face up, the
@@ -529,7 +529,8 @@ class ChaosState(GoldfishState):
 
     def _trigger(self, char: Char, kind: str, slot: int) -> None:
         """Run ``char``'s abilities triggered by ``kind`` (tags: partner only as the partner, ally only as an ally)."""
-        for tag, effects in self.plan(char.card).on.get(kind, ()):
+        plan = self.plans.get(char.card.code)  # (self.plan(char.card))
+        for tag, effects in (plan_of(char.card) if plan is None else plan).on.get(kind, ()):
             if (tag == "partner" and slot != PARTNER_SLOT) or (tag == "ally" and slot == PARTNER_SLOT):
                 continue
             self._effects(effects, char, char)
@@ -537,7 +538,8 @@ class ChaosState(GoldfishState):
     def _effects(self, effects: tuple, source: Char | None, target: Char | None) -> None:
         done = False
         log = self.log
-        for k, cond, a, b, c, d in _ops(effects):
+        ops = _OPS.get(id(effects))  # (_ops(effects), read here when it is known)
+        for k, cond, a, b, c, d in ops[1] if ops is not None and ops[0] is effects else _ops(effects):
             if cond and not done:
                 continue
             if k == "stat_mod":  # a: whose (partner / this / own), b: ATK, c: DEF, d: until end of turn
