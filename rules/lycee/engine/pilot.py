@@ -25,6 +25,7 @@ class GreedyPilot(ScriptedPilot):
     def __init__(self) -> None:
         self._play_cache: tuple[Any, int, tuple | None] = (None, -1, None)
         self._stand_cache: tuple[Any, int, int] = (None, -1, -1)
+        self._deploy_cache: tuple[Any, Any, tuple | None] = (None, None, None)
 
     def d_tax(self, state: LyceeState) -> tuple:
         slot, kind = state.taxing
@@ -89,17 +90,77 @@ class GreedyPilot(ScriptedPilot):
                         return ("touch", s)
                     if state.touch_partner(s - 3) is not None:
                         return ("touch", s - 3)
-        # 2. deploy the best character (AF first)
+        # 2. deploy the best character (AF first): the same answer while the hand and the field's
+        # characters are as they were (the same view objects) and no [コスト] mana can pay
+        view = state.hand_view()
+        fview = state.field_view()
+        infos = view[0]
+        names = fview[0]
+        if state.has_mana and state.mana_sources():
+            best = self._deploy(state, view, fview, True)
+        else:
+            last = self._deploy_cache
+            if last[0] is view and last[1] is fview:
+                best = last[2]
+            else:
+                best = self._deploy(state, view, fview, False)
+                self._deploy_cache = (view, fview, best)
+        if best is not None:
+            return best
+        # 2b. Escape (free) a front-row character that deals no damage when a character in hand
+        # that does could take its slot and is paid for
+        _, escape, engage, events, declarations, _, _, gainful = state.pilot_flags
+        for s in (0, 1, 2) if escape else ():
+            c = field[s]
+            if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
+                continue
+            for info in infos:
+                if (info.is_char and not info.conversion and info.damage > 0 and info.mask >> s & 1
+                        and (names - set(c.names)).isdisjoint(info.own)
+                        and (not info.cost or state._payment(info.cost, info.cost_key, info.code) is not None)):
+                    return ("escape", s)
+        # 2c. Engage: a character that deals more damage enters onto a weaker one of mine (its
+        # engage abilities add their worth) when no empty slot takes it
+        if engage:
+            play = self._engage(state, infos)
+            if play is not None:
+                return play
+        # 3. events whose modelled effects gain more than the cards they cost
+        for info in infos if gainful else ():
+            gain = info.event_gain
+            if events:
+                progs = info.plan.get("event")
+                if progs:
+                    gain += sum(program_value(state, p, None, info.card) for p in progs)
+                    if gain <= 0:
+                        continue
+            if gain:
+                pay = state.payment_for(info.cost, info.code)
+                if pay is not None and gain > len(pay):
+                    return ("event", info.code)
+        # 4. declared abilities worth more than they cost; items and areas for what they do
+        if declarations:
+            play = self._declaration(state)
+            if play is not None:
+                return play
+            play = self._item_or_area(state, infos)
+            if play is not None:
+                return play
+        return None
+
+    def _deploy(self, state: LyceeState, view: tuple, fview: tuple, mana: bool) -> tuple | None:
+        """Step 2 of ``_best_play``: the deploy (or conversion) worth most, or ``None``."""
+        field = state.field
         hand = state.hand
-        names, free, free_mask = state.field_view()
+        names, free, free_mask = fview
         surplus = len(hand) - HAND_LIMIT
         best = None
-        infos, _, pool, avail = state.hand_view()
+        infos, _, pool, avail = view
         if free or any(info.conversion for info in infos):
             af_free = free[0] < 3 if free else False
             candidates: list[tuple[float, int, int, CardInfo]] = []
             tried: set[str] = set()
-            if pool is not None and state.has_mana and state.mana_sources():
+            if mana:
                 pool = None  # [コスト] mana may pay what the hand lacks
             need_up = not (af_free or surplus > 0)  # only a character that can step up later
             for i, info in enumerate(infos):
@@ -169,48 +230,7 @@ class GreedyPilot(ScriptedPilot):
                             continue
                     best = ("convert" if info.conversion else "deploy", info.code, slot)
                     break
-        if best is not None:
-            return best
-        # 2b. Escape (free) a front-row character that deals no damage when a character in hand
-        # that does could take its slot and is paid for
-        _, escape, engage, events, declarations, _, _, gainful = state.pilot_flags
-        for s in (0, 1, 2) if escape else ():
-            c = field[s]
-            if c is None or c.dmg > 0 or not c.standing or state.escape_payment(s) != ():
-                continue
-            for info in infos:
-                if (info.is_char and not info.conversion and info.damage > 0 and info.mask >> s & 1
-                        and (names - set(c.names)).isdisjoint(info.own)
-                        and (not info.cost or state._payment(info.cost, info.cost_key, info.code) is not None)):
-                    return ("escape", s)
-        # 2c. Engage: a character that deals more damage enters onto a weaker one of mine (its
-        # engage abilities add their worth) when no empty slot takes it
-        if engage:
-            play = self._engage(state, infos)
-            if play is not None:
-                return play
-        # 3. events whose modelled effects gain more than the cards they cost
-        for info in infos if gainful else ():
-            gain = info.event_gain
-            if events:
-                progs = info.plan.get("event")
-                if progs:
-                    gain += sum(program_value(state, p, None, info.card) for p in progs)
-                    if gain <= 0:
-                        continue
-            if gain:
-                pay = state.payment_for(info.cost, info.code)
-                if pay is not None and gain > len(pay):
-                    return ("event", info.code)
-        # 4. declared abilities worth more than they cost; items and areas for what they do
-        if declarations:
-            play = self._declaration(state)
-            if play is not None:
-                return play
-            play = self._item_or_area(state, infos)
-            if play is not None:
-                return play
-        return None
+        return best
 
     def _engage(self, state: LyceeState, infos: list[CardInfo]) -> tuple | None:
         field = state.field
