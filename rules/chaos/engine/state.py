@@ -482,7 +482,8 @@ class ChaosState(GoldfishState):
 
     def can_level_up(self, card: CardRecord) -> bool:
         """Its 【LEVELUP】 condition, if any, is met (a level up from the hand)."""
-        cond = self.plan(card).levelup_if
+        plan = self.plans.get(card.code)  # (self.plan(card))
+        cond = (plan_of(card) if plan is None else plan).levelup_if
         return not cond or conditions_met(cond, self.partner.card, self.field_cards())
 
     def can_use(self, card: CardRecord, timing: str) -> bool:
@@ -572,9 +573,12 @@ class ChaosState(GoldfishState):
                         self.hand.remove(worst)
                         self.waiting.append(worst)
                         done = True
-            elif k == "look":  # a: count
-                for _ in range(min(a, len(self.deck))):
-                    self.looked.append(self.deck.pop())
+            elif k == "look":  # a: count (taken one by one from the top)
+                deck = self.deck
+                n = min(a, len(deck))
+                if n > 0:
+                    self.looked.extend(reversed(deck[-n:]))
+                    del deck[-n:]
             elif k == "to_hand":  # a: from the looked cards (else the waiting room), b: characters only, c: count
                 pool = self.looked if a else self.waiting
                 if b:
@@ -603,7 +607,10 @@ class ChaosState(GoldfishState):
     def _play_event(self, code: str, slot: int, timing: str) -> None:
         hand = self.hand
         i = _index(hand, code)
-        plan = self.plan(card := hand[i]) if i >= 0 else None
+        plan = None
+        if i >= 0:
+            card = hand[i]
+            plan = self.plans.get(code) or plan_of(card)  # (self.plan(card))
         if plan is None or not self._usable(plan, timing) or not self._is_target(plan, slot):
             raise ValueError(f"event {code} cannot be played now")
         del hand[i]
