@@ -276,16 +276,17 @@ class ChaosState(GoldfishState):
         ask, pilot = self._ask, self._pilot
         field = self.field
         self.used.clear()
-        # 1. beginning: improve one step, pay maintain, Set cards' upkeep
-        for c in field:
-            if c is not None and not c.face_down and c.state:
-                c.state -= 1
-        for slot, c in enumerate(field):  # (a maintain decision changes no slot)
-            if c is not None and not c.face_down and "maintain" in c.card.keywords:
-                self.maintaining = slot
-                choice = ask["maintain"](pilot, self) if ask else (yield "maintain")
-                self.maintaining = -1
-                self._maintain(c, choice[0] == "pay")
+        # 1. beginning: improve one step, pay maintain (each character in turn: a maintain decision
+        # reads the hand and the deck and changes no other slot), Set cards' upkeep
+        for slot, c in enumerate(field):
+            if c is not None and not c.face_down:
+                if c.state:
+                    c.state -= 1
+                if "maintain" in c.card.keywords:
+                    self.maintaining = slot
+                    choice = ask["maintain"](pilot, self) if ask else (yield "maintain")
+                    self.maintaining = -1
+                    self._maintain(c, choice[0] == "pay")
         for slot in range(5) if self.equipped else ():
             c = field[slot]
             if c is None or not c.sets:
