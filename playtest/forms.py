@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules import games as g
 
@@ -19,7 +20,7 @@ class PlaytestForm(forms.Form):
     share = forms.CharField(required=False, widget=forms.HiddenInput, max_length=32)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
     name = forms.CharField(label=_("Name"), required=False, max_length=200)
-    games = forms.IntegerField(label=_("Games"), initial=1000, min_value=1)
+    games = forms.IntegerField(label=pgettext_lazy("number of goldfish games", "Games"), initial=1000, min_value=1)
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**63 - 1,
                               help_text=_("Leave empty for a random seed; the same seed replays the same games."))
     turn_cap = forms.IntegerField(label=_("Turn cap"), required=False, min_value=1)

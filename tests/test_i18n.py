@@ -528,3 +528,14 @@ def test_card_pages_show_enumerations_in_the_language(client, site, lang, want):
         assert all(w in text for w in words), (lang, url, [w for w in words if w not in text])
         for english in ("female", "green", "agility", "white", "Level (WS)", "trigger comeback"):
             assert not re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", text), (lang, url, english)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
+def test_playtest_form_tells_the_game_from_the_number_of_games(client, lang):
+    """"Game" (which game) and "Games" (how many goldfish games) are two words in Japanese and
+    Chinese; the form showed ゲーム / 游戏 for both."""
+    page = client.get("/playtests/new/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    labels = dict(re.findall(r'<label for="id_(games?)"[^>]*>([^<]*)</label>', page))
+    assert set(labels) == {"game", "games"}, labels
+    assert labels["game"].strip() != labels["games"].strip(), labels
