@@ -192,9 +192,11 @@ def test_worker_process_killed_mid_chunk_loses_nothing(celery_worker, settings):
     import signal
 
     load_catalog("ws")
-    settings.PLAYTEST_CHUNK_SIZE = 1000
+    # Chunks long enough (~2 s each here) that a pool process is still inside one when it is killed:
+    # 1,000-game chunks took 0.36 s once the engines got faster, and the kill could land between two.
+    settings.PLAYTEST_CHUNK_SIZE = 5000
     settings.PLAYTEST_MAX_GAMES_ANON = 50_000
-    job = playtest_create(game="ws", zones=_zones("ws-skylark"), games=6000, seed=13, session_key="kill")
+    job = playtest_create(game="ws", zones=_zones("ws-skylark"), games=20_000, seed=13, session_key="kill")
     job = _wait(job, lambda j: j.status == "running", timeout=60)
     time.sleep(0.3)  # both pool processes are inside a chunk now
     children = subprocess.run(["pgrep", "-P", str(celery_worker["proc"].pid)], capture_output=True, text=True)
@@ -205,6 +207,6 @@ def test_worker_process_killed_mid_chunk_loses_nothing(celery_worker, settings):
     log = celery_worker["log"].read_text(errors="replace")
     assert job.status == "done", (job.error, log[-3000:])
     assert "WorkerLostError" in log  # the killed process was inside a chunk
-    assert job.chunks.count() == 6 and job.progress == 6000
+    assert job.chunks.count() == 4 and job.progress == 20_000
     deck = deck_from_snapshot("ws", job.snapshot)
-    assert job.result == run_games(deck, 13, range(6000), options=job.options, pilot=job.pilot).to_dict()
+    assert job.result == run_games(deck, 13, range(20_000), options=job.options, pilot=job.pilot).to_dict()
