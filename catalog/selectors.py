@@ -24,6 +24,7 @@ from django.db import connection
 from django.db.models import Count, F, OrderBy, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from config.dbtimeout import RESTORE_LOCAL, SAVE_AND_SET_LOCAL, SET_LOCAL
 from rules.cards import CardRecord
 from rules.deckformats import official_ws_code
 from rules.games import GAMES
@@ -343,20 +344,6 @@ def card_rows_from_statement(statement: tuple[str, tuple[Any, ...]] | None, *, t
     return count, [row[1] if row[1][0] == "{" else _with_urls(row[1][1:], urls) for row in result[1:]]
 
 
-# The search's transaction settings (SET LOCAL): the statement timeout, and no synchronized
-# sequential scans. PostgreSQL starts a sequential scan of a table larger than a quarter of
-# shared_buffers where the last one stopped; the capped count (``LIMIT cap`` over a sequential scan,
-# e.g. ``o:/draw [23] card/``) then reads a different stretch of the table each time: on
-# search_bench 7,700-22,500 rows and 610-5,430 buffers for the same statement (the same 9,062 and
-# 697 every time without), its SQL p95 ~25 ms for a p50 of ~9 ms. The answers are the same either way.
-_SET_TIMEOUT = "SELECT set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)"
-_SAVE_AND_SET_TIMEOUT = ("SELECT set_config('tcgdb.outer_statement_timeout', current_setting('statement_timeout'), true), "
-                         "set_config('tcgdb.outer_synchronize_seqscans', current_setting('synchronize_seqscans'), true), "
-                         "set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)")
-_RESTORE_TIMEOUT = ("SELECT set_config('statement_timeout', current_setting('tcgdb.outer_statement_timeout'), true), "
-                    "set_config('synchronize_seqscans', current_setting('tcgdb.outer_synchronize_seqscans'), true)")
-
-
 @lru_cache(maxsize=1)
 def _pipeline_supported() -> bool:
     from psycopg import Pipeline
@@ -408,21 +395,21 @@ def _run_pipelined(raw: Any, body: str, limit_ms: str, *, nested: bool, prepare:
     with connection.wrap_database_errors, _django_cursor(cursor_class(raw)) as page:
         if not nested:  # one cursor: its result is the last statement's
             with raw.pipeline():
-                page.execute(_SET_TIMEOUT, [limit_ms])
+                page.execute(SET_LOCAL, [limit_ms])
                 page.execute(body)
             return page.fetchall()
         with _django_cursor(cursor_class(raw)) as setup:
             with raw.pipeline():
-                setup.execute(_SAVE_AND_SET_TIMEOUT, [limit_ms])
+                setup.execute(SAVE_AND_SET_LOCAL, [limit_ms])
                 page.execute(body)
-                setup.execute(_RESTORE_TIMEOUT)
+                setup.execute(RESTORE_LOCAL)
             return page.fetchall()
 
 
 def _run_simple(body: str, limit_ms: str, *, nested: bool) -> list[tuple[Any, ...]]:
-    sql = f"{connection.ops.compose_sql(_SAVE_AND_SET_TIMEOUT if nested else _SET_TIMEOUT, [limit_ms])}; {body}"
+    sql = f"{connection.ops.compose_sql(SAVE_AND_SET_LOCAL if nested else SET_LOCAL, [limit_ms])}; {body}"
     if nested:
-        sql += f"; {_RESTORE_TIMEOUT}"
+        sql += f"; {RESTORE_LOCAL}"
     with connection.cursor() as cursor:
         cursor.execute(sql)  # bound: no parameters
         cursor.nextset()

@@ -9,7 +9,7 @@ transaction, rolled back), so a slow query can never hold a web worker for longe
   back when the block ends. Synchronized sequential scans are off for the block the same way: a
   capped count (``LIMIT`` over a sequential scan of the cards table) then reads the same stretch of
   the table every time instead of starting where the last scan stopped (see
-  ``catalog.selectors._SET_TIMEOUT``: the same statement read 610 to 5,430 buffers).
+  ``SET_LOCAL``: the same statement read 610 to 5,430 buffers).
 - SQLite: a progress handler that interrupts the running statement once the deadline has passed
   (checked every ``SQLITE_STEPS`` virtual-machine steps; removed when the block ends). No
   transaction: it would take the write lock (``BEGIN IMMEDIATE``, ``config.settings.SQLITE_OPTIONS``).
@@ -67,15 +67,31 @@ def statement_timeout(seconds: float, *, using: str = DEFAULT_DB_ALIAS) -> Itera
         raise
 
 
+# A block's transaction settings (SET LOCAL): the statement timeout, and no synchronized sequential
+# scans. PostgreSQL starts a sequential scan of a table larger than a quarter of shared_buffers where
+# the last one stopped; a capped count (``LIMIT cap`` over a sequential scan, e.g. the search
+# ``o:/draw [23] card/``) then reads a different stretch of the table each time: on search_bench
+# 7,700-22,500 rows and 610-5,430 buffers for the same statement (the same 9,062 and 697 every time
+# without), its SQL p95 ~25 ms for a p50 of ~9 ms. The answers are the same either way. The cards
+# API sends them in its search's pipeline (``catalog.selectors.card_rows_from_statement``), where an
+# outer transaction's values are saved in the transaction's own settings and put back after, in the
+# same round trip (``SAVE_AND_SET_LOCAL`` ... ``RESTORE_LOCAL``).
+SET_LOCAL = "SELECT set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)"
+SAVE_AND_SET_LOCAL = ("SELECT set_config('tcgdb.outer_statement_timeout', current_setting('statement_timeout'), true), "
+                      "set_config('tcgdb.outer_synchronize_seqscans', current_setting('synchronize_seqscans'), true), "
+                      "set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)")
+RESTORE_LOCAL = ("SELECT set_config('statement_timeout', current_setting('tcgdb.outer_statement_timeout'), true), "
+                 "set_config('synchronize_seqscans', current_setting('tcgdb.outer_synchronize_seqscans'), true)")
+
+
 def _arm(conn: Any, seconds: float, nested: bool) -> Any:
     if conn.vendor == "postgresql":
         with conn.cursor() as cursor:
             previous = None
-            if nested:
+            if nested:  # kept here, not in the transaction's settings: blocks may nest
                 cursor.execute("SELECT current_setting('statement_timeout'), current_setting('synchronize_seqscans')")
                 previous = cursor.fetchone()
-            cursor.execute("SELECT set_config('statement_timeout', %s, true), set_config('synchronize_seqscans', 'off', true)",
-                           [f"{max(1, int(seconds * 1000))}ms"])
+            cursor.execute(SET_LOCAL, [f"{max(1, int(seconds * 1000))}ms"])
         return ("postgresql", previous)
     if conn.vendor == "sqlite":
         conn.ensure_connection()
