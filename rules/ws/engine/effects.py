@@ -24,6 +24,8 @@ STAND, REST, REVERSED = 0, 1, 2
 # the destinations the event log names (playtest/i18n.py TERMS["dest"] translates them)
 _DEST_TERMS = {"waiting": "waiting room", "deck_top": "deck top", "deck_bottom": "deck bottom", "deck_deck": "deck"}
 _STATES = {"standing": STAND, "rested": REST, "reversed": REVERSED}
+# stage slots: the front row, the back row, all (front first), all (back first)
+_FRONT_ROW, _BACK_ROW, _STAGE_SLOTS, _BACK_ROW_FIRST = (0, 1, 2), (3, 4), (0, 1, 2, 3, 4), (3, 4, 0, 1, 2)
 
 
 class Ctx:
@@ -280,7 +282,7 @@ class AbilityRuntime:
         return sorted(cards, key=lambda c: card_value(self, c))[:n]
 
     def _free_slot(self: WSState, rows: str | None = None) -> int | None:
-        order = (0, 1, 2) if rows == "front_row" else (3, 4) if rows == "back_row" else (0, 1, 2, 3, 4)
+        order = _FRONT_ROW if rows == "front_row" else _BACK_ROW if rows == "back_row" else _STAGE_SLOTS
         for s in order:
             if self.stage[s] is None:
                 return s
@@ -768,7 +770,7 @@ class AbilityRuntime:
         else an empty slot (front row first), else in place of the weakest character."""
         s = that_slot if that_slot is not None else self._free_slot(rows)
         if s is None:
-            cands = (0, 1, 2) if rows == "front_row" else (3, 4) if rows == "back_row" else (3, 4, 0, 1, 2)
+            cands = _FRONT_ROW if rows == "front_row" else _BACK_ROW if rows == "back_row" else _BACK_ROW_FIRST
             s = min(cands, key=lambda i: (self.scores.get(self.stage[i].code, (0,)), i))  # type: ignore[union-attr]
         if self.stage[s] is not None:
             self.resolving.append(card)  # in transit while the replaced character leaves
