@@ -26,6 +26,10 @@ has are left out and named. ``--real-decks`` measures every real deck there. ``-
 passes engine options (e.g. ``dummy_pressure=off``). ``--lycee-real`` measures the legal real
 60-card Lycee Overture deck of one title that ``bench/lycee_real.py`` builds from
 ``../shared/carddata/lycee/``.
+
+The engines run as this process finds them: compiled when ``python -m rules.native build`` has
+compiled today's sources (``./dev`` does), else plain Python; the second line says which (set
+``RULES_PURE_PYTHON=1`` to measure the plain ones).
 """
 from __future__ import annotations
 
@@ -40,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rules import games as g  # noqa: E402
+from rules import native  # noqa: E402
 from rules.cards import CardRecord  # noqa: E402
 from rules.decktext import parse_deck_text  # noqa: E402
 from rules.engine.core import Deck, game_rng, get_engine, run_games  # noqa: E402
@@ -125,10 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         options = {**(engine.catalog_options(records) if engine.catalog_options else {}), **extra}
         for name, deck in decks:
             rows.append(_measure(game, name, deck, options, args))
+    engines = native.summary()  # compiled (rules.native) or plain Python, and why
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps([{**r, "engines": engines} for r in rows], indent=2))
         return 0
     print(f"goldfish engines, one core, {args.games} games, best of {args.repeat}, Python {sys.version.split()[0]}")
+    print(engines)
     print(f"{'game':<10} {'deck':<28} {'games/s':>9} {'µs/game':>9} {'shuffle µs':>11} {'ratio':>7}")
     for r in rows:
         miss = " *" if r["games_per_second"] < args.target else ""
