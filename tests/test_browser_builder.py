@@ -264,6 +264,43 @@ def test_focus_stays_sensible_after_every_kind_of_change(builder):
     assert page.evaluate("window.__noReload") is True  # every change answered in place
 
 
+def test_a_key_on_a_row_not_yet_settled_goes_through_htmx(builder):
+    """htmx binds the rows of an answer only when its swap settles (20 ms after the swap; 2 s here,
+    so the window is certain): + pressed on a row in that window must still post through htmx, not
+    as the no-JavaScript form post that reloads the page (the fresh-clone CI of 1026913 lost the page
+    so, under load); a mouse click as quick too."""
+    import_set()
+    user = get_user_model().objects.create_user("quick", password="a-long-pass-987")
+    deck = deck_create(owner=user, game="ws", name="Da Capo", zones={})
+    page, keys = builder(deck)
+    page.evaluate("htmx.config.defaultSettleDelay = 2000")
+    keys.type("霧羽 香澄")
+    row = "#results-state[data-q='霧羽 香澄'] ~ ol li.result[data-code='DC/W01-016']"
+    page.wait_for_selector(row)
+    assert page.evaluate(f"() => !!document.querySelector(\"{row}\").closest('.htmx-added')"), "the row settled already"
+    keys.press("ArrowDown")
+    assert focused(page) == "r-DC_2f_W01_2d_016-add"
+    with page.expect_response(lambda r: "/build/" in r.url and r.request.method == "POST") as answer:
+        keys.press("+")
+    assert answer.value.request.headers.get("hx-request") == "true", "posted without htmx"
+    settled(page)
+    assert page.evaluate("window.__noReload === true"), "the page was loaded again"
+    assert page.locator("#in-DC_2f_W01_2d_016").inner_text().endswith("1×")
+
+    # and a click of the mouse as quick
+    page.fill("#builder-q", "")
+    keys.type("dc/w01-013")
+    row = "#results-state[data-q='dc/w01-013'] ~ ol li.result[data-code='DC/W01-013']"
+    page.wait_for_selector(row)
+    assert page.evaluate(f"() => !!document.querySelector(\"{row}\").closest('.htmx-added')"), "the row settled already"
+    with page.expect_response(lambda r: "/build/" in r.url and r.request.method == "POST") as answer:
+        page.click(f"{row} button.plus")
+    assert answer.value.request.headers.get("hx-request") == "true", "posted without htmx"
+    settled(page)
+    assert page.evaluate("window.__noReload === true"), "the page was loaded again"
+    assert page.locator("#in-DC_2f_W01_2d_013").inner_text().endswith("1×")
+
+
 @pytest.mark.parametrize("lang", ["en", "ja", "zh-hans"])
 def test_builder_fits_phones_and_desktops(live_server, browser, lang):
     import_set()

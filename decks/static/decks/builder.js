@@ -43,6 +43,14 @@
     }
   });
 
+  // htmx binds the parts of an answer only when its swap settles (20 ms after it): a click on a
+  // button swapped in moments before (a quick key, a quick hand) binds its form first, so the change
+  // goes through htmx, never as the no-JavaScript full-page post
+  document.addEventListener("click", function (ev) {
+    var form = ev.target instanceof Element ? ev.target.closest("form[hx-post]") : null;
+    if (form) { htmx.process(form); }
+  }, true);
+
   document.addEventListener("keydown", function (ev) {
     var el = document.activeElement;
     if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && (ev.key === "s" || ev.key === "S")) {
