@@ -176,7 +176,7 @@ def build(modules: Sequence[str] = MODULES, root: Path = ROOT, out: Path = BUILD
     manifest = read_manifest(out)
     if manifest.get("ext_suffix") != EXT_SUFFIX:
         manifest = {}
-    entries: dict[str, Any] = dict(manifest.get("modules") or {}) if isinstance(manifest.get("modules"), dict) else {}
+    entries: dict[str, Any] = dict(manifest["modules"]) if isinstance(manifest.get("modules"), dict) else {}
     todo = [m for m in modules if force or _verdict(m, {**manifest, "modules": entries}, root, out)[0] is None]
     if not todo:
         return []
