@@ -1,6 +1,7 @@
-"""The real Weiß Schwarz cards and decks of ``../shared/carddata/weiss_schwarz/``, without a database.
+"""The real Weiß Schwarz cards and decks of ``../shared/carddata/weiss_schwarz/`` (and the real Chaos
+trial deck), without a database.
 
-    from bench.realdata import WS_ROOT, ws_cards, ws_deck, ws_real_decks
+    from bench.realdata import WS_ROOT, ws_cards, ws_deck, ws_real_decks, chaos_trial_deck
     cards = ws_cards()                       # {card code: CardRecord}, both sources merged
     deck = ws_deck(WS_ROOT / "decks" / "rcyberw" / "Sara.txt", cards)
 
@@ -24,6 +25,7 @@ from rules.engine.core import Deck
 
 ROOT = Path(__file__).resolve().parent.parent
 WS_ROOT = ROOT.parent / "shared" / "carddata" / "weiss_schwarz"
+CHAOS_TRIAL = ROOT.parent / "shared" / "carddata" / "chaos" / "decks" / "IMT_trial_deck_ko.textproto"
 
 
 def _read(importer: Any, path: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -95,3 +97,16 @@ def ws_deck(path: Path, cards: dict[str, CardRecord] | None = None, root: Path =
 def ws_real_decks(root: Path = WS_ROOT) -> list[Path]:
     """The real deck files (``decks/*/*``), sorted."""
     return sorted(p for p in (root / "decks").glob("*/*") if p.is_file())
+
+
+def chaos_trial_deck(path: Path = CHAOS_TRIAL) -> Deck:
+    """The real Chaos trial deck (its ``mainDeck`` and ``extraDeck`` entries carry the cards
+    themselves), read by the catalog's ``chaos_textproto`` converter."""
+    from catalog.importers.chaos_textproto import convert
+    from rules.textproto import parse_textproto
+
+    message = parse_textproto(path.read_text(encoding="utf-8"))
+    zones = {key: tuple(CardRecord.from_dict(convert(info)[0]) for entry in message.all(zone)
+                        for info in entry.all("info"))
+             for zone, key in (("mainDeck", "main"), ("extraDeck", "extra"))}
+    return Deck(game=g.CHAOS, main=zones["main"], zones={"extra": zones["extra"]})

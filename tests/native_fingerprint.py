@@ -31,18 +31,10 @@ def decks() -> list[tuple[str, object, dict]]:
         from bench.lycee_real import title_deck
 
         out.append(("lycee-real", title_deck()[1], {}))
-    trial = ROOT.parent / "shared" / "carddata" / "chaos" / "decks" / "IMT_trial_deck_ko.textproto"
-    if trial.is_file():
-        from catalog.importers.chaos_textproto import convert
-        from rules.cards import CardRecord
-        from rules.engine.core import Deck
-        from rules.textproto import parse_textproto
+    from bench.realdata import CHAOS_TRIAL, chaos_trial_deck
 
-        message = parse_textproto(trial.read_text(encoding="utf-8"))
-        zones = {key: tuple(CardRecord.from_dict(convert(info)[0]) for entry in message.all(zone)
-                            for info in entry.all("info"))
-                 for zone, key in (("mainDeck", "main"), ("extraDeck", "extra"))}
-        out.append(("chaos-real-trial", Deck(game="chaos", main=zones["main"], zones={"extra": zones["extra"]}), {}))
+    if CHAOS_TRIAL.is_file():
+        out.append(("chaos-real-trial", chaos_trial_deck(), {}))
     return out
 
 

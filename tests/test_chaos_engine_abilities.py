@@ -172,15 +172,13 @@ def test_the_real_trial_deck_does_not_claim_full_coverage():
     import pytest
     from django.conf import settings
 
-    from catalog.importers.chaos_textproto import convert
-    from rules.textproto import parse_textproto
+    from bench.realdata import chaos_trial_deck
 
     path = Path(settings.SHARED_DIR) / "carddata" / "chaos" / "decks" / "IMT_trial_deck_ko.textproto"
     if not path.exists():
         pytest.skip("the real Chaos data is not here")
-    message = parse_textproto(path.read_text(encoding="utf-8"))
-    cards = [CardRecord.from_dict(convert(info)[0]) for zone in ("mainDeck", "extraDeck")
-             for entry in message.all(zone) for info in entry.all("info")]
+    deck = chaos_trial_deck(path)
+    cards = [*deck.main, *deck.zones["extra"]]
     report = deck_coverage(cards, chaos.ENGINE, compile_text_cached)
     assert (report["copies"], report["copies_modelled"], report["cards"], report["cards_modelled"]) == (60, 42, 20, 12)
     assert {c["never_played"] for c in report["not_modelled"]} == {

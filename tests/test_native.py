@@ -37,7 +37,7 @@ def _pure_env() -> dict[str, str]:
 def test_the_engines_run_compiled_from_todays_sources():
     """``./dev`` builds them; a stale or missing build here means the suite (and the site) measure
     the slow engines."""
-    if os.environ.get(native.PURE_ENV, "") not in ("", "0"):
+    if native.forced_pure():
         pytest.skip(f"{native.PURE_ENV} is set: this run checks the plain Python engines")
     if why := _cannot_build():
         pytest.skip(f"{why}: the engines run as plain Python here")

@@ -64,6 +64,11 @@ EXT_SUFFIX: str = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True, "warn.unreachable": False}
 
 
+def forced_pure() -> bool:
+    """Whether ``RULES_PURE_PYTHON`` asks for the plain Python engines in this process."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
 def source_path(module: str, root: Path = ROOT) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
@@ -133,7 +138,7 @@ _finder: NativeFinder | None = None
 def install() -> None:
     """Put the finder in front of the import system (once; not with ``RULES_PURE_PYTHON`` set)."""
     global _finder
-    if _finder is not None or os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if _finder is not None or forced_pure():
         return
     _finder = NativeFinder(MODULES)
     sys.meta_path.insert(0, _finder)
@@ -144,7 +149,7 @@ def status() -> dict[str, str]:
     out = {}
     for module in MODULES:
         loaded = sys.modules.get(module)
-        if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        if forced_pure():
             out[module] = f"python: {PURE_ENV} is set"
         elif loaded is not None and str(getattr(loaded, "__file__", "")).endswith(EXT_SUFFIX):
             out[module] = "compiled"
